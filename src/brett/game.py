@@ -35,6 +35,7 @@ The game mixin supplies the rules' Python side: ``Move``, ``parse_move``,
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import random
@@ -43,8 +44,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Optional, TypeVar
 
-from .errors import BrettError, IllegalMoveError, InvalidMoveError
 from ._core._rng import SplitMix64
+from .errors import BrettError, IllegalMoveError, InvalidMoveError
 
 CHANCE = -1
 """``current_player()`` at a chance node (OpenSpiel's kChancePlayerId)."""
@@ -487,10 +488,9 @@ class Game:
 
 def _restore(module: str, qualname: str, backend: str) -> Game:
     cls = getattr(importlib.import_module(module), qualname)
-    try:
+    # Pickled where the extension existed, loaded where it does not: use the fallback.
+    with contextlib.suppress(BrettError):
         cls = cls.twin(backend)
-    except BrettError:  # pickled on a machine with the extension, loaded without it
-        pass
     game: Game = cls.__new__(cls)
     return game
 
