@@ -1,0 +1,63 @@
+"""The build and release files: workflows valid, wheel matrix complete, sdist complete."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = ROOT / ".github" / "workflows"
+in_source_tree = pytest.mark.skipif(
+    not (ROOT / "setup.py").exists() or not WORKFLOWS.exists(),
+    reason="needs the source checkout (not an unpacked sdist)",
+)
+
+
+@in_source_tree
+def test_workflows_match_the_github_actions_schema() -> None:
+    files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
+    assert len(files) >= 2
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema",
+         "vendor.github-workflows", *files],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@in_source_tree
+def test_wheel_matrix_covers_every_platform() -> None:
+    text = (WORKFLOWS / "wheels.yml").read_text()
+    for arch in ("x86_64", "aarch64", "arm64", "AMD64", "ARM64"):
+        assert f"archs: {arch}" in text
+    assert "python -m build --sdist" in text and "package-dir:" in text
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    cibw = config["tool"]["cibuildwheel"]
+    assert "musllinux" not in cibw.get("skip", "").replace("musllinux_i686", "")
+    assert cibw["environment"]["BRETT_REQUIRE_EXTENSIONS"] == "1"
+    assert "Cython>=3.1" in config["build-system"]["requires"]
+
+
+@in_source_tree
+def test_sdist_contains_everything_the_build_needs(tmp_path: Path) -> None:
+    env = dict(os.environ, BRETT_NO_EXTENSIONS="1")
+    subprocess.run([sys.executable, "setup.py", "-q", "sdist", "-d", str(tmp_path)],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    (tarball,) = tmp_path.glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    expected = {"pyproject.toml", "setup.py", "ext/brett_bitops.h", "ext/brett_rng.h",
+                "src/brett/py.typed", "tests/conftest.py", "tests/data/reference.json"}
+    expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "src/brett/_core").glob("*.pyx")}
+    assert expected <= names, sorted(expected - names)
+    assert not any(n.endswith((".so", ".pyd")) for n in names)
