@@ -21,6 +21,7 @@ from .errors import (
     InvalidRecordError,
 )
 from .game import CHANCE, TERMINAL, Game, Outcome, PlayoutStats, core_backends
+from .records import dump, load
 
 __version__ = "0.1.0"
 
@@ -69,4 +70,6 @@ __all__ = [
     "__version__",
     "core_backend",
     "core_backends",
+    "dump",
+    "load",
 ]

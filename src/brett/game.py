@@ -40,6 +40,7 @@ import importlib
 import os
 import random
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Optional, TypeVar
@@ -326,14 +327,35 @@ class Game:
         return self._core_player() == TERMINAL
 
     # ---- search helpers
-    def perft(self, depth: int, count_finished: bool = False) -> int:
+    def perft(self, depth: int, count_finished: bool = False,
+              executor: Optional[Executor] = None) -> int:
         """The number of legal move sequences of exactly ``depth`` moves.
 
         With ``count_finished=True`` a finished game counts as one leaf at every
-        greater depth (Aart Bik's / OpenSpiel's convention).
+        greater depth (Aart Bik's / OpenSpiel's convention).  With an
+        ``executor`` (any :class:`concurrent.futures.Executor`: a process pool,
+        a Dask or Ray client) the subtrees after each first move run as
+        separate tasks, each rebuilt from its position string.
         """
         depth = _check_depth(depth)
-        return int(self._core_perft(depth, bool(count_finished)))
+        if executor is None or depth < 2:
+            return int(self._core_perft(depth, bool(count_finished)))
+        cls = type(self)
+        futures = [executor.submit(_perft_task, cls.__module__, cls.__qualname__,
+                                   cls.backend(), position, depth - 1, bool(count_finished))
+                   for position in self._child_positions()]
+        return sum(f.result() for f in futures)
+
+    def _child_positions(self) -> list[str]:
+        """The position string after each legal move (for parallel perft)."""
+        positions = []
+        for cm in self._core_moves():
+            self._core_push(cm)
+            try:
+                positions.append(self.position())
+            finally:
+                self._core_pop()
+        return positions
 
     def divide(self, depth: int, count_finished: bool = False) -> dict[Any, int]:
         """perft(depth - 1) after each legal move: ``{move: count}``."""
@@ -493,6 +515,13 @@ def _restore(module: str, qualname: str, backend: str) -> Game:
         cls = cls.twin(backend)
     game: Game = cls.__new__(cls)
     return game
+
+
+def _perft_task(module: str, qualname: str, backend: str, position: str,
+                depth: int, count_finished: bool) -> int:
+    """One subtree of a parallel perft; a module-level function so it pickles."""
+    cls = _restore(module, qualname, backend).__class__
+    return int(cls.from_position(position).perft(depth, count_finished))
 
 
 def _check_depth(depth: int) -> int:
