@@ -11,8 +11,8 @@ import importlib
 import random
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any, Callable, Optional, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, Optional, TextIO
 
 from .errors import BrettError
 

@@ -244,6 +244,7 @@ class Game:
     _move_from_core: Callable[[Any], Any]
     _core_from_move: Callable[[Any], Any]
     position: Callable[[], str]
+    from_position: ClassVar[Callable[[str], Any]]
     outcome: Callable[[], Optional[Outcome]]
     num_players: Callable[[], int]
     num_distinct_actions: Callable[[], int]
