@@ -15,7 +15,8 @@ implement the same **core protocol**, and nothing above it re-implements rules:
     the legal *core moves* (small hashable values, ints where possible), in a
     fixed canonical order that both twins share.
 ``_core_count()``, ``_core_is_legal(cm)``
-    the number of legal moves; whether one core move is legal.
+    the number of legal moves; whether one core move is legal (False once the
+    game is over).
 ``_core_push(cm)`` / ``_core_pop()``
     make / unmake a move (no legality check; the mixin checks first).
 ``_core_key()``
@@ -279,10 +280,10 @@ class Game:
                 f"expected a {self.Move.__name__} or its notation as a string"
             )
         cm = self._core_from_move(move)
-        if self._core_player() == TERMINAL:
-            raise IllegalMoveError(f"illegal move {str(move)!r}: the game is over")
-        if not self._core_is_legal(cm):
-            raise IllegalMoveError(f"illegal move {str(move)!r}: {self._illegal_reason(move)}")
+        if not self._core_is_legal(cm):  # the core says False when the game is over
+            reason = ("the game is over" if self._core_player() == TERMINAL
+                      else self._illegal_reason(move))
+            raise IllegalMoveError(f"illegal move {str(move)!r}: {reason}")
         return cm, move
 
     def push(self, move: Any) -> Any:
