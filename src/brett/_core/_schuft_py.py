@@ -1,0 +1,546 @@
+"""Schuft in plain Python: the readable oracle of the Cython core.
+
+Board: tongue indices 0..35 stand for tongues 1..36 (clockwise); player ``p``
+sits at seat ``SEATS[n][p]``; ``goal[p]`` is a 9-bit mask (bit m-1 = field gm).
+
+Core moves are ints shared with the Cython twin:
+
+* a roll: ``ROLL_FLAG | r`` with ``r = i3 * 36 + i4 * 6 + i5`` (face indices of
+  the dice III, IV and V);
+* a turn: bits 0-1 the direction (0 pass, 1 cw, 2 ccw), bits 2-3 the number of
+  steps, then 12 bits per step (``src | dst << 6``): ``src`` 0 = out area,
+  1..36 a tongue; ``dst`` 1..36 a tongue, 37..45 the goal fields g1..g9.
+
+The state (``_core_get_state``) is the tuple
+``(players, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff)``:
+owners/counts per tongue (owner -1 = empty), goal masks and out counts per
+player, ``to_move`` (-1 during the roll-off), ``roll`` index or -1, the ply
+(turn) counter, the cap or -1, and ``rolloff`` None or ``(contenders, sums)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ._rng import SplitMix64, zobrist_table
+
+DIE_III = (1, 2, 5, 6, 7, 9)
+DIE_IV = (1, 3, 4, 5, 8, 9)
+DIE_V = (2, 3, 4, 6, 7, 8)
+ROLLS = tuple((a, b, c) for a in DIE_III for b in DIE_IV for c in DIE_V)
+ROLL_FLAG = 1 << 48
+PASS, CW, CCW = 0, 1, 2
+SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+LETTERS = "rgby"
+FULL_GOAL = 0x1FF
+CHANCE = -1
+TERMINAL = -4
+
+# Zobrist layout (the Cython core uses the same table and offsets).
+ZOBRIST_SEED = 0x5343485546540005
+Z_TONGUE = 0            # (p * 36 + i) * 10 + count
+Z_GOAL = 1440           # p * 9 + m
+Z_OUT = 1476            # p * 10 + count
+Z_TOMOVE = 1516         # p
+Z_ROLL = 1520           # r
+Z_CONT = 1736           # p: contender in the roll-off
+Z_RSUM = 1740           # p * 27 + sum: roll-off sum of the current round
+Z_SIZE = 1848
+ZOBRIST = zobrist_table(ZOBRIST_SEED, Z_SIZE)
+
+
+# ------------------------------------------------------------ move encoding
+def make_turn(direction: int, steps: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:
+    cm = direction | (len(steps) << 2)
+    for i, (src, dst) in enumerate(steps):
+        cm |= (src | (dst << 6)) << (4 + 12 * i)
+    return cm
+
+
+def turn_direction(cm: int) -> int:
+    return cm & 3
+
+
+def turn_steps(cm: int) -> list[tuple[int, int]]:
+    out = []
+    for i in range((cm >> 2) & 3):
+        code = (cm >> (4 + 12 * i)) & 0xFFF
+        out.append((code & 63, code >> 6))
+    return out
+
+
+def square_name(code: int, is_src: bool) -> str:
+    if is_src and code == 0:
+        return "x"
+    if code > 36:
+        return f"g{code - 36}"
+    return str(code)
+
+
+def turn_notation(cm: int) -> str:
+    direction = cm & 3
+    if direction == PASS:
+        return "pass"
+    parts = ["cw" if direction == CW else "ccw"]
+    for src, dst in turn_steps(cm):
+        parts.append(f"{square_name(src, True)}/{square_name(dst, False)}")
+    return " ".join(parts)
+
+
+def roll_sum(r: int) -> int:
+    return sum(ROLLS[r])
+
+
+class SchuftCore:
+    """The state of a Schuft game and its rules (plain Python)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    # ------------------------------------------------------------ state
+    def _core_set_state(self, state: Any) -> None:
+        (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = state
+        self._n = int(n)
+        self._seats = SEATS[self._n]
+        self._owner = list(owners)
+        self._count = list(counts)
+        self._goal = list(goals)
+        self._out = list(outs)
+        self._to_move = int(to_move)
+        self._roll = int(roll)
+        self._plies = int(plies)
+        self._cap = int(cap)
+        self._rolloff = None if rolloff is None else (tuple(rolloff[0]), tuple(rolloff[1]))
+        self._undo: list[Any] = []
+        self._cache: Optional[tuple[Any, Any]] = None
+        self._key = self._compute_key()
+
+    def _core_get_state(self) -> Any:
+        return (self._n, tuple(self._owner), tuple(self._count), tuple(self._goal),
+                tuple(self._out), self._to_move, self._roll, self._plies, self._cap,
+                self._rolloff)
+
+    def _compute_key(self) -> int:
+        z = ZOBRIST
+        key = 0
+        for i in range(36):
+            if self._count[i]:
+                key ^= z[Z_TONGUE + (self._owner[i] * 36 + i) * 10 + self._count[i]]
+        for p in range(self._n):
+            for m in range(9):
+                if self._goal[p] >> m & 1:
+                    key ^= z[Z_GOAL + p * 9 + m]
+            if self._out[p]:
+                key ^= z[Z_OUT + p * 10 + self._out[p]]
+        if self._to_move >= 0:
+            key ^= z[Z_TOMOVE + self._to_move]
+        if self._roll >= 0:
+            key ^= z[Z_ROLL + self._roll]
+        if self._rolloff is not None:
+            key ^= self._rolloff_key(self._rolloff)
+        return key
+
+    @staticmethod
+    def _rolloff_key(rolloff: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+        contenders, sums = rolloff
+        key = 0
+        for p in contenders:
+            key ^= ZOBRIST[Z_CONT + p]
+        for p, s in zip(contenders, sums):
+            key ^= ZOBRIST[Z_RSUM + p * 27 + s]
+        return key
+
+    def _core_key(self) -> int:
+        return self._key
+
+    def _winner(self) -> int:
+        for p in range(self._n):
+            if self._goal[p] == FULL_GOAL:
+                return p
+        return -1
+
+    def _core_player(self) -> int:
+        if self._winner() >= 0 or (self._cap >= 0 and self._plies >= self._cap):
+            return TERMINAL
+        if self._rolloff is not None or self._roll < 0:
+            return CHANCE
+        return self._to_move
+
+    # ------------------------------------------------------------ single steps
+    def _can_land(self, p: int, i: int) -> bool:
+        o = self._owner[i]
+        return o < 0 or o == p or self._count[i] == 1
+
+    def _clear(self, i: int, d: int, sign: int) -> bool:
+        """No tongue strictly between index i and i + sign*d holds 3 or more pieces."""
+        count = self._count
+        return all(count[(i + sign * j) % 36] < 3 for j in range(1, d))
+
+    def _steps_for(self, p: int, direction: int, d: int) -> list[tuple[int, int]]:
+        """The legal steps (src, dst) of player p with value d (rules S5-S7)."""
+        s = self._seats[p]
+        if self._out[p]:
+            i = 9 * s + d - 1 if direction == CW else 9 * s + 9 - d
+            return [(0, i + 1)] if self._can_land(p, i) else []
+        steps = []
+        sign = 1 if direction == CW else -1
+        for i in range(36):
+            if self._owner[i] != p:
+                continue
+            if direction == CW:
+                k = (9 * s + 8 - i) % 36
+                if d > k:
+                    if not self._clear(i, k + 1, 1):
+                        continue
+                    m = d - k
+                    if not self._goal[p] >> (m - 1) & 1:
+                        steps.append((i + 1, 36 + m))
+                        continue
+                    # the goal field is taken: past the goal along the ring
+            t = (i + sign * d) % 36
+            if self._clear(i, d, sign) and self._can_land(p, t):
+                steps.append((i + 1, t + 1))
+        return steps
+
+    def _options(self, p: int, direction: int, values: list[int]) -> list[tuple[int, int, int]]:
+        """(value, src, dst) for every distinct unused value."""
+        opts = []
+        for d in sorted(set(values)):
+            for src, dst in self._steps_for(p, direction, d):
+                opts.append((d, src, dst))
+        return opts
+
+    def _make_step(self, p: int, src: int, dst: int) -> int:
+        """Move a piece; returns the hit player or -1."""
+        z = ZOBRIST
+        key = self._key
+        if src == 0:
+            c = self._out[p]
+            key ^= z[Z_OUT + p * 10 + c]
+            if c > 1:
+                key ^= z[Z_OUT + p * 10 + c - 1]
+            self._out[p] = c - 1
+        else:
+            i = src - 1
+            c = self._count[i]
+            key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
+            if c > 1:
+                key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
+            else:
+                self._owner[i] = -1
+            self._count[i] = c - 1
+        hit = -1
+        if dst > 36:
+            m = dst - 37
+            self._goal[p] |= 1 << m
+            key ^= z[Z_GOAL + p * 9 + m]
+        else:
+            i = dst - 1
+            o = self._owner[i]
+            c = self._count[i]
+            if o >= 0 and o != p:
+                hit = o
+                key ^= z[Z_TONGUE + (o * 36 + i) * 10 + 1]
+                oc = self._out[o]
+                if oc:
+                    key ^= z[Z_OUT + o * 10 + oc]
+                key ^= z[Z_OUT + o * 10 + oc + 1]
+                self._out[o] = oc + 1
+                c = 0
+            if c:
+                key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
+            key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
+            self._owner[i] = p
+            self._count[i] = c + 1
+        self._key = key
+        return hit
+
+    def _unmake_step(self, p: int, src: int, dst: int, hit: int) -> None:
+        z = ZOBRIST
+        key = self._key
+        if dst > 36:
+            m = dst - 37
+            self._goal[p] &= ~(1 << m)
+            key ^= z[Z_GOAL + p * 9 + m]
+        else:
+            i = dst - 1
+            c = self._count[i]
+            key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
+            if c > 1:
+                key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
+                self._count[i] = c - 1
+            elif hit >= 0:
+                key ^= z[Z_TONGUE + (hit * 36 + i) * 10 + 1]
+                oc = self._out[hit]
+                key ^= z[Z_OUT + hit * 10 + oc]
+                if oc > 1:
+                    key ^= z[Z_OUT + hit * 10 + oc - 1]
+                self._out[hit] = oc - 1
+                self._owner[i] = hit
+                self._count[i] = 1
+            else:
+                self._owner[i] = -1
+                self._count[i] = 0
+        if src == 0:
+            c = self._out[p]
+            if c:
+                key ^= z[Z_OUT + p * 10 + c]
+            key ^= z[Z_OUT + p * 10 + c + 1]
+            self._out[p] = c + 1
+        else:
+            i = src - 1
+            c = self._count[i]
+            if c:
+                key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
+            key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
+            self._owner[i] = p
+            self._count[i] = c + 1
+        self._key = key
+
+    def _step_value(self, p: int, direction: int, src: int, dst: int) -> int:
+        """The die value a step (src, dst) uses, or 0 if no value fits."""
+        s = self._seats[p]
+        if src == 0:
+            if not 1 <= dst <= 36:
+                return 0
+            d = dst - 9 * s if direction == CW else 9 * s + 10 - dst
+        elif dst > 36:
+            if direction != CW:
+                return 0
+            d = (9 * s + 8 - (src - 1)) % 36 + (dst - 36)
+        elif direction == CW:
+            d = (dst - src) % 36
+        else:
+            d = (src - dst) % 36
+        return d if 1 <= d <= 9 else 0
+
+    # ------------------------------------------------------------ whole turns
+    def _packed(self) -> tuple[Any, ...]:
+        return (tuple(self._owner), tuple(self._count), tuple(self._goal), tuple(self._out))
+
+    def _turns(self) -> tuple[dict[Any, int], dict[int, Any]]:
+        """All turns: ({result: representative cm}, {step-list cm: result}).
+
+        Cached per position (compared exactly)."""
+        packed = self._packed()
+        ident = (packed, self._to_move, self._roll)
+        if self._cache is not None and self._cache[0] == ident:
+            return self._cache[1]
+        best: dict[Any, tuple[str, int]] = {}
+        lists: dict[int, Any] = {}
+        p = self._to_move
+        roll = ROLLS[self._roll]
+        total = sum(roll)
+        directions = (CW,) if total > 15 else (CCW,) if total < 15 else (CW, CCW)
+        for direction in directions:
+            self._dfs(p, direction, list(roll), [], best, lists)
+        if not best:
+            best[packed] = ("pass", PASS)
+            lists[PASS] = packed
+        result = ({res: cm for res, (_, cm) in best.items()}, lists)
+        self._cache = (ident, result)
+        return result
+
+    def _dfs(self, p: int, direction: int, values: list[int], steps: list[tuple[int, int]],
+             best: dict[Any, tuple[str, int]], lists: dict[int, Any]) -> None:
+        opts = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
+        if not opts:
+            if steps:
+                cm = make_turn(direction, steps)
+                res = self._packed()
+                lists[cm] = res
+                text = turn_notation(cm)
+                old = best.get(res)
+                if old is None or text < old[0]:
+                    best[res] = (text, cm)
+            return
+        for d, src, dst in opts:
+            hit = self._make_step(p, src, dst)
+            values.remove(d)
+            steps.append((src, dst))
+            self._dfs(p, direction, values, steps, best, lists)
+            steps.pop()
+            values.append(d)
+            self._unmake_step(p, src, dst, hit)
+
+    def _core_moves(self) -> list[int]:
+        if self._core_player() < 0:
+            return []
+        reps = self._turns()[0]
+        return sorted(reps.values(), key=turn_notation)
+
+    def _core_count(self) -> int:
+        if self._core_player() < 0:
+            return 0
+        return len(self._turns()[0])
+
+    def _core_canonical(self, cm: int) -> int:
+        """The representative of a legal turn (any step order), or -1."""
+        if cm < 0 or self._core_player() < 0 or cm & ROLL_FLAG:
+            return -1
+        reps, lists = self._turns()
+        res = lists.get(cm)
+        return -1 if res is None else reps[res]
+
+    def _core_is_legal(self, cm: int) -> bool:
+        if cm >= ROLL_FLAG:
+            return self._core_player() == CHANCE and 0 <= cm - ROLL_FLAG < 216
+        return self._core_canonical(cm) >= 0
+
+    def _core_step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
+        """Play the steps of ``cm`` in order (each checked); the legal next
+        steps (value, src, dst) sorted by (value, src); None if a step is not
+        legal.  Used by the integer layer and for error messages."""
+        if self._core_player() < 0 or cm & ROLL_FLAG:
+            return None
+        p = self._to_move
+        direction = cm & 3
+        total = sum(ROLLS[self._roll])
+        if direction == PASS or (direction == CW and total < 15) \
+                or (direction == CCW and total > 15):
+            return None
+        values = list(ROLLS[self._roll])
+        done: list[tuple[int, int, int]] = []
+        result: Optional[list[tuple[int, int, int]]] = None
+        try:
+            for src, dst in turn_steps(cm):
+                if self._goal[p] == FULL_GOAL:
+                    return None
+                d = self._step_value(p, direction, src, dst)
+                if d not in values or (src, dst) not in self._steps_for(p, direction, d):
+                    return None
+                done.append((src, dst, self._make_step(p, src, dst)))
+                values.remove(d)
+            result = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
+        finally:
+            for src, dst, hit in reversed(done):
+                self._unmake_step(p, src, dst, hit)
+        return result
+
+    # ------------------------------------------------------------ make / unmake
+    def _core_push(self, cm: int) -> None:
+        z = ZOBRIST
+        if cm >= ROLL_FLAG:
+            r = cm - ROLL_FLAG
+            if self._rolloff is None:
+                self._undo.append(("roll", None, None))
+                self._roll = r
+                self._key ^= z[Z_ROLL + r]
+                return
+            old = self._rolloff
+            contenders, sums = old
+            sums = (*sums, roll_sum(r))
+            new: Optional[tuple[tuple[int, ...], tuple[int, ...]]] = (contenders, sums)
+            to_move = -1
+            if len(sums) == len(contenders):
+                top = max(sums)
+                tied = tuple(c for c, s in zip(contenders, sums) if s == top)
+                if len(tied) == 1:
+                    new = None
+                    to_move = tied[0]
+                else:
+                    new = (tied, ())
+            self._undo.append(("rolloff", old, self._to_move))
+            self._key ^= self._rolloff_key(old)
+            if new is not None:
+                self._key ^= self._rolloff_key(new)
+            if to_move >= 0:
+                self._key ^= z[Z_TOMOVE + to_move]
+            self._rolloff = new
+            self._to_move = to_move
+            return
+        p = self._to_move
+        done = []
+        for src, dst in turn_steps(cm):
+            done.append((src, dst, self._make_step(p, src, dst)))
+        self._undo.append(("turn", done, self._roll))
+        self._key ^= z[Z_ROLL + self._roll] ^ z[Z_TOMOVE + p]
+        self._roll = -1
+        self._to_move = (p + 1) % self._n
+        self._key ^= z[Z_TOMOVE + self._to_move]
+        self._plies += 1
+
+    def _core_pop(self) -> None:
+        z = ZOBRIST
+        kind, a, b = self._undo.pop()
+        if kind == "roll":
+            self._key ^= z[Z_ROLL + self._roll]
+            self._roll = -1
+            return
+        if kind == "rolloff":
+            if self._rolloff is not None:
+                self._key ^= self._rolloff_key(self._rolloff)
+            if self._to_move >= 0:
+                self._key ^= z[Z_TOMOVE + self._to_move]
+            self._rolloff = a
+            self._to_move = b
+            self._key ^= self._rolloff_key(a)
+            return
+        self._plies -= 1
+        self._key ^= z[Z_TOMOVE + self._to_move]
+        p = (self._to_move - 1) % self._n
+        self._to_move = p
+        self._roll = b
+        self._key ^= z[Z_ROLL + b] ^ z[Z_TOMOVE + p]
+        for src, dst, hit in reversed(a):
+            self._unmake_step(p, src, dst, hit)
+
+    # ------------------------------------------------------------ search
+    def _core_perft(self, depth: int, count_finished: bool) -> int:
+        if self._rolloff is not None:
+            raise ValueError("perft is not defined during the opening roll-off")
+        return self._perft(depth, count_finished)
+
+    def _perft(self, depth: int, count_finished: bool) -> int:
+        if depth == 0:
+            return 1
+        player = self._core_player()
+        if player == TERMINAL:
+            return 1 if count_finished else 0
+        if player == CHANCE:
+            total = 0
+            for r in range(216):
+                self._core_push(ROLL_FLAG | r)
+                total += self._perft(depth, count_finished)
+                self._core_pop()
+            return total
+        moves = self._core_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for cm in moves:
+            self._core_push(cm)
+            total += self._perft(depth - 1, count_finished)
+            self._core_pop()
+        return total
+
+    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
+        rng = SplitMix64(seed)
+        wins = [0] * self._n
+        draws = unfinished = plies = 0
+        for _ in range(n):
+            made = 0
+            turns = 0
+            while True:
+                player = self._core_player()
+                if player == TERMINAL:
+                    w = self._winner()
+                    if w >= 0:
+                        wins[w] += 1
+                    else:
+                        draws += 1
+                    break
+                if 0 <= max_plies <= turns:
+                    unfinished += 1
+                    break
+                if player == CHANCE:
+                    self._core_push(ROLL_FLAG | rng.below(216))
+                else:
+                    moves = self._core_moves()
+                    self._core_push(moves[rng.below(len(moves))])
+                    turns += 1
+                made += 1
+            plies += turns
+            for _ in range(made):
+                self._core_pop()
+        return wins, draws, unfinished, plies
