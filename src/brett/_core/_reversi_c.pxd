@@ -1,0 +1,40 @@
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+
+# Undo record of one move: the flipped discs as a 256-bit set (bitboard layout on
+# boards up to 8x8, square indices on larger boards), the move, the key before it.
+cdef struct Undo:
+    uint64_t flips[4]
+    uint64_t key
+    int32_t move
+
+# Padded mailbox for boards from 10x10 to 16x16 and the octagon.
+cdef struct Big:
+    int n
+    int stride
+    int dirs[8]
+    uint8_t cell[18 * 18]
+    int16_t mb[256]        # square index -> mailbox index
+
+
+cdef class ReversiCore:
+    cdef int n               # board side
+    cdef int n2              # squares; also the pass move
+    cdef bint big            # mailbox (n >= 10) instead of bitboards
+    cdef int player          # 0 Black, 1 White
+    cdef uint64_t key
+    # bitboards (n <= 8), bit = row * 8 + col
+    cdef uint64_t disc[2]
+    cdef uint64_t playable
+    cdef int sq2bit[64]
+    cdef int bit2sq[64]
+    # mailbox (n >= 10)
+    cdef Big bb
+    # undo stack
+    cdef Undo *undo
+    cdef int nundo
+    cdef int cap
+
+    cdef int _load(self, int n, object black, object white, object blocked,
+                   int player) except -1
+    cdef uint64_t _empty(self) noexcept nogil
+    cdef int _status(self) noexcept nogil

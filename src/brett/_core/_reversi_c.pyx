@@ -1,0 +1,702 @@
+# cython: language_level=3
+"""Reversi core in Cython: the twin of ``_reversi_py`` (same names, same behaviour).
+
+Boards up to 8x8 live in two ``uint64_t`` bitboards with bit ``row * 8 + col``
+(squares off the board, holes and octagon cuts are in neither bitboard and not in
+the ``playable`` mask).  Moves are generated with shifts (Kogge-Stone / dumb7fill,
+masked against wrap-around), flips with precomputed rays and a bit scan.  Boards
+from 10x10 to 16x16 and the octagon use a padded mailbox (18x18 at most) whose
+border and blocked cells end every line.  Every hot function is ``nogil``.
+"""
+
+cimport cython
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from ._reversi_py import MAX_SQUARES, SIZES, ZOBRIST
+
+
+cdef extern from "brett_bitops.h":
+    int brett_popcount64(uint64_t x) noexcept nogil
+    int brett_ctz64(uint64_t x) noexcept nogil
+
+cdef extern from "brett_rng.h":
+    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
+    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    #endif
+    /* Index of the highest set bit; x must not be 0. */
+    static inline int reversi_msb64(uint64_t x)
+    {
+    #if defined(__GNUC__) || defined(__clang__)
+        return 63 - __builtin_clzll(x);
+    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+        unsigned long i;
+        _BitScanReverse64(&i, x);
+        return (int)i;
+    #elif defined(_MSC_VER)
+        unsigned long i;
+        if (_BitScanReverse(&i, (unsigned long)(x >> 32)))
+            return (int)i + 32;
+        _BitScanReverse(&i, (unsigned long)x);
+        return (int)i;
+    #else
+        int n = 0;
+        while (x >>= 1) n++;
+        return n;
+    #endif
+    }
+    """
+    int reversi_msb64(uint64_t x) noexcept nogil
+
+
+cdef int TERMINAL = -4
+cdef enum:
+    BLACK = 0
+    WHITE = 1
+    EMPTY = 2
+    BLOCKED = 3
+    SIDE = 768          # ZOB index of "White to move"
+
+cdef uint64_t ZOB[769]
+cdef uint64_t RAY[64][8]     # squares beyond each square, per direction (bitboard layout)
+cdef uint64_t NOT_EDGE = 0x7E7E7E7E7E7E7E7EULL
+
+
+def _init_tables():
+    cdef int i, sq, d, r, c
+    cdef int dr[8]
+    cdef int dc[8]
+    # Directions 0-3 increase the bit index (E, SW, S, SE), 4-7 decrease it (W, NE, N, NW).
+    dr[:] = [0, 1, 1, 1, 0, -1, -1, -1]
+    dc[:] = [1, -1, 0, 1, -1, 1, 0, -1]
+    if len(ZOBRIST) != 769:
+        raise ImportError("reversi Zobrist table has the wrong size")
+    for i in range(769):
+        ZOB[i] = ZOBRIST[i]
+    for sq in range(64):
+        for d in range(8):
+            RAY[sq][d] = 0
+            r = sq // 8 + dr[d]
+            c = sq % 8 + dc[d]
+            while 0 <= r < 8 and 0 <= c < 8:
+                RAY[sq][d] |= (<uint64_t>1) << (r * 8 + c)
+                r += dr[d]
+                c += dc[d]
+
+
+_init_tables()
+
+
+# ------------------------------------------------------------------ bitboards
+cdef inline uint64_t _some_moves(uint64_t P, uint64_t mask, int d) noexcept nogil:
+    """Empty-or-not squares reached from P across a run of ``mask`` in +d and -d."""
+    cdef uint64_t fl, fr, ml, mr
+    cdef int d2 = d + d
+    fl = mask & (P << d)
+    fr = mask & (P >> d)
+    fl |= mask & (fl << d)
+    fr |= mask & (fr >> d)
+    ml = mask & (mask << d)
+    mr = ml >> d
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    return (fl << d) | (fr >> d)
+
+
+cdef inline uint64_t _get_moves(uint64_t P, uint64_t O, uint64_t empty) noexcept nogil:
+    """The squares of ``empty`` where P outflanks O (all 8 directions)."""
+    cdef uint64_t mask = O & NOT_EDGE
+    return (_some_moves(P, mask, 1) | _some_moves(P, O, 8)
+            | _some_moves(P, mask, 7) | _some_moves(P, mask, 9)) & empty
+
+
+cdef inline uint64_t _get_flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
+    """The discs of O flipped by P playing on bit ``sq`` (0 if none)."""
+    cdef uint64_t flips = 0, r, o, first
+    cdef const uint64_t *ray = RAY[sq]
+    # Rays towards higher bits: the first non-O square is the lowest set bit.
+    r = ray[0]
+    o = r & ~O
+    first = o & (0 - o)
+    if first & P:
+        flips |= r & (first - 1)
+    r = ray[1]
+    o = r & ~O
+    first = o & (0 - o)
+    if first & P:
+        flips |= r & (first - 1)
+    r = ray[2]
+    o = r & ~O
+    first = o & (0 - o)
+    if first & P:
+        flips |= r & (first - 1)
+    r = ray[3]
+    o = r & ~O
+    first = o & (0 - o)
+    if first & P:
+        flips |= r & (first - 1)
+    # Rays towards lower bits: the first non-O square is the highest set bit.
+    r = ray[4]
+    o = r & ~O
+    if o:
+        first = (<uint64_t>1) << reversi_msb64(o)
+        if first & P:
+            flips |= r & ~((first << 1) - 1)
+    r = ray[5]
+    o = r & ~O
+    if o:
+        first = (<uint64_t>1) << reversi_msb64(o)
+        if first & P:
+            flips |= r & ~((first << 1) - 1)
+    r = ray[6]
+    o = r & ~O
+    if o:
+        first = (<uint64_t>1) << reversi_msb64(o)
+        if first & P:
+            flips |= r & ~((first << 1) - 1)
+    r = ray[7]
+    o = r & ~O
+    if o:
+        first = (<uint64_t>1) << reversi_msb64(o)
+        if first & P:
+            flips |= r & ~((first << 1) - 1)
+    return flips
+
+
+cdef uint64_t _perft_bb(uint64_t P, uint64_t O, uint64_t playable, int depth,
+                        bint cf) noexcept nogil:
+    """perft(depth >= 1) with P to move; bulk counting at the last ply."""
+    cdef uint64_t empty = playable & ~(P | O)
+    cdef uint64_t moves = _get_moves(P, O, empty)
+    cdef uint64_t total = 0, f, b, m2, P2, O2, e2
+    cdef int sq
+    if moves == 0:
+        if _get_moves(O, P, empty) == 0:
+            return 1 if cf else 0          # the game is over
+        if depth == 1:
+            return 1                       # the forced pass
+        return _perft_bb(O, P, playable, depth - 1, cf)
+    if depth == 1:
+        return <uint64_t>brett_popcount64(moves)
+    if depth == 2:
+        while moves:
+            sq = brett_ctz64(moves)
+            moves &= moves - 1
+            b = (<uint64_t>1) << sq
+            f = _get_flips(P, O, sq)
+            P2 = O ^ f
+            O2 = P ^ f ^ b
+            e2 = empty ^ b
+            m2 = _get_moves(P2, O2, e2)
+            if m2:
+                total += <uint64_t>brett_popcount64(m2)
+            elif cf or _get_moves(O2, P2, e2):
+                total += 1
+        return total
+    while moves:
+        sq = brett_ctz64(moves)
+        moves &= moves - 1
+        f = _get_flips(P, O, sq)
+        total += _perft_bb(O ^ f, P ^ f ^ ((<uint64_t>1) << sq), playable, depth - 1, cf)
+    return total
+
+
+cdef void _playouts_bb(uint64_t black, uint64_t white, int player, uint64_t playable,
+                       long long ngames, uint64_t seed, long long cap,
+                       long long *res) noexcept nogil:
+    """res = [black wins, white wins, draws, unfinished, plies]."""
+    cdef uint64_t rng = seed
+    cdef uint64_t P, O, t, empty, moves, f
+    cdef long long g, made
+    cdef int side, k, sq, nb, nw
+    for g in range(ngames):
+        if player == BLACK:
+            P = black
+            O = white
+        else:
+            P = white
+            O = black
+        side = player
+        made = 0
+        while True:
+            empty = playable & ~(P | O)
+            moves = _get_moves(P, O, empty)
+            if moves == 0:
+                if _get_moves(O, P, empty) == 0:
+                    nb = brett_popcount64(P)
+                    nw = brett_popcount64(O)
+                    if side == WHITE:
+                        nb, nw = nw, nb
+                    if nb == nw:
+                        res[2] += 1
+                    elif nb > nw:
+                        res[0] += 1
+                    else:
+                        res[1] += 1
+                    break
+                if 0 <= cap <= made:
+                    res[3] += 1
+                    break
+                brett_rng_below(&rng, 1)           # the one-move list [pass]
+            else:
+                if 0 <= cap <= made:
+                    res[3] += 1
+                    break
+                k = <int>brett_rng_below(&rng, <uint32_t>brett_popcount64(moves))
+                while k:
+                    moves &= moves - 1
+                    k -= 1
+                sq = brett_ctz64(moves)
+                f = _get_flips(P, O, sq)
+                P ^= f | ((<uint64_t>1) << sq)
+                O ^= f
+            t = P
+            P = O
+            O = t
+            side ^= 1
+            made += 1
+        res[4] += made
+
+
+# -------------------------------------------------------------------- mailbox
+cdef inline bint _big_legal(const Big *b, int mb, int me) noexcept nogil:
+    cdef int opp = 1 - me, d, step, t
+    if b.cell[mb] != EMPTY:
+        return False
+    for d in range(8):
+        step = b.dirs[d]
+        t = mb + step
+        if b.cell[t] != opp:
+            continue
+        t += step
+        while b.cell[t] == opp:
+            t += step
+        if b.cell[t] == me:
+            return True
+    return False
+
+
+cdef inline int _big_moves(const Big *b, int me, int16_t *out) noexcept nogil:
+    """The legal squares (square indices, ascending) into ``out``; their number."""
+    cdef int sq, n = 0, n2 = b.n * b.n
+    for sq in range(n2):
+        if _big_legal(b, b.mb[sq], me):
+            out[n] = <int16_t>sq
+            n += 1
+    return n
+
+
+cdef inline bint _big_any(const Big *b, int me) noexcept nogil:
+    cdef int sq, n2 = b.n * b.n
+    for sq in range(n2):
+        if _big_legal(b, b.mb[sq], me):
+            return True
+    return False
+
+
+cdef inline int _big_make(Big *b, int mb, int me, int16_t *flipped) noexcept nogil:
+    """Put a disc of ``me`` on ``mb`` and flip; the flipped mailbox indices go to
+    ``flipped`` (at most 8 * 14); returns their number."""
+    cdef int opp = 1 - me, d, step, t, nf = 0
+    for d in range(8):
+        step = b.dirs[d]
+        t = mb + step
+        if b.cell[t] != opp:
+            continue
+        t += step
+        while b.cell[t] == opp:
+            t += step
+        if b.cell[t] == me:
+            t -= step
+            while t != mb:
+                b.cell[t] = <uint8_t>me
+                flipped[nf] = <int16_t>t
+                nf += 1
+                t -= step
+    b.cell[mb] = <uint8_t>me
+    return nf
+
+
+cdef inline void _big_unmake(Big *b, int mb, int me, const int16_t *flipped,
+                             int nf) noexcept nogil:
+    cdef int i
+    for i in range(nf):
+        b.cell[flipped[i]] = <uint8_t>(1 - me)
+    b.cell[mb] = EMPTY
+
+
+cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf) noexcept nogil:
+    cdef int16_t moves[256]
+    cdef int16_t flipped[128]
+    cdef int nm = _big_moves(b, me, moves), i, nf, mb
+    cdef uint64_t total = 0
+    if nm == 0:
+        if not _big_any(b, 1 - me):
+            return 1 if cf else 0
+        if depth == 1:
+            return 1
+        return _perft_big(b, 1 - me, depth - 1, cf)
+    if depth == 1:
+        return <uint64_t>nm
+    for i in range(nm):
+        mb = b.mb[moves[i]]
+        nf = _big_make(b, mb, me, flipped)
+        total += _perft_big(b, 1 - me, depth - 1, cf)
+        _big_unmake(b, mb, me, flipped, nf)
+    return total
+
+
+cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t seed,
+                        long long cap, long long *res) noexcept nogil:
+    cdef Big b
+    cdef uint64_t rng = seed
+    cdef int16_t moves[256]
+    cdef int16_t flipped[128]
+    cdef long long g, made
+    cdef int me, nm, i, nb, nw, c
+    for g in range(ngames):
+        memcpy(&b, start, sizeof(Big))
+        me = player
+        made = 0
+        while True:
+            nm = _big_moves(&b, me, moves)
+            if nm == 0:
+                if not _big_any(&b, 1 - me):
+                    nb = 0
+                    nw = 0
+                    for i in range(b.n * b.n):
+                        c = b.cell[b.mb[i]]
+                        if c == BLACK:
+                            nb += 1
+                        elif c == WHITE:
+                            nw += 1
+                    if nb == nw:
+                        res[2] += 1
+                    elif nb > nw:
+                        res[0] += 1
+                    else:
+                        res[1] += 1
+                    break
+                if 0 <= cap <= made:
+                    res[3] += 1
+                    break
+                brett_rng_below(&rng, 1)
+            else:
+                if 0 <= cap <= made:
+                    res[3] += 1
+                    break
+                i = <int>brett_rng_below(&rng, <uint32_t>nm)
+                _big_make(&b, b.mb[moves[i]], me, flipped)
+            me = 1 - me
+            made += 1
+        res[4] += made
+
+
+# ----------------------------------------------------------------- the class
+@cython.auto_pickle(False)
+cdef class ReversiCore:
+    """Reversi state in C with make/unmake, perft and playouts (see _reversi_py)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.undo = NULL
+        self.nundo = 0
+        self.cap = 0
+        self._load(8, 0, 0, 0, 0)       # an empty 8x8 board until a state is set
+
+    def __dealloc__(self):
+        free(self.undo)
+
+    cdef int _load(self, int n, object black, object white, object blocked,
+                   int player) except -1:
+        cdef int sq, r, c, stride, need
+        cdef int bit = 0, mb = 0
+        cdef Undo *grown
+        self.n = n
+        self.n2 = n * n
+        self.big = n > 8
+        self.player = player
+        self.disc[0] = 0
+        self.disc[1] = 0
+        self.playable = 0
+        self.key = ZOB[SIDE] if player == WHITE else 0
+        for sq in range(64):
+            self.bit2sq[sq] = -1
+            self.sq2bit[sq] = -1
+        memset(&self.bb, 0, sizeof(Big))
+        if self.big:
+            stride = n + 2
+            self.bb.n = n
+            self.bb.stride = stride
+            self.bb.dirs[0] = -stride - 1
+            self.bb.dirs[1] = -stride
+            self.bb.dirs[2] = -stride + 1
+            self.bb.dirs[3] = -1
+            self.bb.dirs[4] = 1
+            self.bb.dirs[5] = stride - 1
+            self.bb.dirs[6] = stride
+            self.bb.dirs[7] = stride + 1
+            memset(self.bb.cell, BLOCKED, sizeof(self.bb.cell))
+        for sq in range(self.n2):
+            r = sq // n
+            c = sq % n
+            if self.big:
+                mb = (r + 1) * (n + 2) + c + 1
+                self.bb.mb[sq] = <int16_t>mb
+            else:
+                bit = r * 8 + c
+                self.sq2bit[sq] = bit
+                self.bit2sq[bit] = sq
+            if (blocked >> sq) & 1:
+                self.key ^= ZOB[2 * 256 + sq]
+                continue
+            if self.big:
+                self.bb.cell[mb] = EMPTY
+            else:
+                self.playable |= (<uint64_t>1) << bit
+            if (black >> sq) & 1:
+                self.key ^= ZOB[sq]
+                if self.big:
+                    self.bb.cell[mb] = BLACK
+                else:
+                    self.disc[0] |= (<uint64_t>1) << bit
+            elif (white >> sq) & 1:
+                self.key ^= ZOB[256 + sq]
+                if self.big:
+                    self.bb.cell[mb] = WHITE
+                else:
+                    self.disc[1] |= (<uint64_t>1) << bit
+        need = 2 * self.n2 + 4
+        if self.cap < need:
+            grown = <Undo *>realloc(self.undo, need * sizeof(Undo))
+            if grown == NULL:
+                raise MemoryError()
+            self.undo = grown
+            self.cap = need
+        self.nundo = 0
+        return 0
+
+    # ---------------------------------------------------------------- state
+    def _core_set_state(self, state):
+        n, black, white, blocked, player = state
+        if n not in SIZES or player not in (0, 1):
+            raise ValueError(f"bad reversi state {state!r}")
+        self._load(n, int(black), int(white), int(blocked), player)
+
+    def _core_get_state(self):
+        cdef int sq, c, bit
+        black = white = blocked = 0
+        for sq in range(self.n2):
+            if self.big:
+                c = self.bb.cell[self.bb.mb[sq]]
+            else:
+                bit = self.sq2bit[sq]
+                if (self.disc[0] >> bit) & 1:
+                    c = BLACK
+                elif (self.disc[1] >> bit) & 1:
+                    c = WHITE
+                elif (self.playable >> bit) & 1:
+                    c = EMPTY
+                else:
+                    c = BLOCKED
+            if c == BLACK:
+                black |= 1 << sq
+            elif c == WHITE:
+                white |= 1 << sq
+            elif c == BLOCKED:
+                blocked |= 1 << sq
+        return (self.n, black, white, blocked, self.player)
+
+    # ---------------------------------------------------------------- queries
+    cdef uint64_t _empty(self) noexcept nogil:
+        return self.playable & ~(self.disc[0] | self.disc[1])
+
+    cdef int _status(self) noexcept nogil:
+        """1 if the mover can place a disc, 0 if it must pass, -1 if the game is over."""
+        cdef uint64_t P, O, e
+        if self.big:
+            if _big_any(&self.bb, self.player):
+                return 1
+            return 0 if _big_any(&self.bb, 1 - self.player) else -1
+        P = self.disc[self.player]
+        O = self.disc[1 - self.player]
+        e = self._empty()
+        if _get_moves(P, O, e):
+            return 1
+        return 0 if _get_moves(O, P, e) else -1
+
+    def _core_moves(self):
+        cdef uint64_t moves
+        cdef int16_t buf[256]
+        cdef int nm, i
+        cdef list out = []
+        if self.big:
+            nm = _big_moves(&self.bb, self.player, buf)
+            for i in range(nm):
+                out.append(buf[i])
+        else:
+            moves = _get_moves(self.disc[self.player], self.disc[1 - self.player],
+                               self._empty())
+            while moves:
+                out.append(self.bit2sq[brett_ctz64(moves)])
+                moves &= moves - 1
+        if not out and self._status() == 0:
+            out.append(self.n2)
+        return out
+
+    def _core_count(self):
+        cdef int16_t buf[256]
+        cdef int nm
+        if self.big:
+            nm = _big_moves(&self.bb, self.player, buf)
+        else:
+            nm = brett_popcount64(_get_moves(self.disc[self.player],
+                                             self.disc[1 - self.player], self._empty()))
+        if nm == 0 and self._status() == 0:
+            return 1
+        return nm
+
+    def _core_is_legal(self, cm):
+        cdef int c, bit
+        if type(cm) is not int or not (0 <= cm <= self.n2):
+            return False
+        c = cm
+        if c == self.n2:
+            return self._status() == 0
+        if self.big:
+            return _big_legal(&self.bb, self.bb.mb[c], self.player)
+        bit = self.sq2bit[c]
+        if not (self._empty() >> bit) & 1:
+            return False
+        return _get_flips(self.disc[self.player], self.disc[1 - self.player], bit) != 0
+
+    def _core_player(self):
+        return TERMINAL if self._status() < 0 else self.player
+
+    def _core_key(self):
+        return self.key
+
+    def _core_discs(self):
+        cdef int sq, nb = 0, nw = 0, c
+        if not self.big:
+            return (brett_popcount64(self.disc[0]), brett_popcount64(self.disc[1]))
+        for sq in range(self.n2):
+            c = self.bb.cell[self.bb.mb[sq]]
+            if c == BLACK:
+                nb += 1
+            elif c == WHITE:
+                nw += 1
+        return (nb, nw)
+
+    # ------------------------------------------------------------ make/unmake
+    def _core_push(self, int cm):
+        cdef Undo *rec
+        cdef Undo *grown
+        cdef uint64_t f, b
+        cdef int me = self.player, opp = 1 - self.player, bit, i, nf, t, sq, stride
+        cdef int16_t flipped[128]
+        if not 0 <= cm <= self.n2:
+            raise ValueError(f"core move {cm} out of range")
+        if self.nundo == self.cap:
+            grown = <Undo *>realloc(self.undo, 2 * self.cap * sizeof(Undo))
+            if grown == NULL:
+                raise MemoryError()
+            self.undo = grown
+            self.cap *= 2
+        rec = &self.undo[self.nundo]
+        self.nundo += 1
+        rec.move = cm
+        rec.key = self.key
+        rec.flips[0] = 0
+        rec.flips[1] = 0
+        rec.flips[2] = 0
+        rec.flips[3] = 0
+        if cm != self.n2:
+            self.key ^= ZOB[me * 256 + cm]
+            if self.big:
+                stride = self.bb.stride
+                nf = _big_make(&self.bb, self.bb.mb[cm], me, flipped)
+                for i in range(nf):
+                    t = flipped[i]
+                    sq = (t // stride - 1) * self.n + t % stride - 1
+                    rec.flips[sq >> 6] |= (<uint64_t>1) << (sq & 63)
+                    self.key ^= ZOB[sq] ^ ZOB[256 + sq]
+            else:
+                bit = self.sq2bit[cm]
+                f = _get_flips(self.disc[me], self.disc[opp], bit)
+                rec.flips[0] = f
+                self.disc[me] ^= f | ((<uint64_t>1) << bit)
+                self.disc[opp] ^= f
+                while f:
+                    sq = self.bit2sq[brett_ctz64(f)]
+                    f &= f - 1
+                    self.key ^= ZOB[sq] ^ ZOB[256 + sq]
+        self.player = opp
+        self.key ^= ZOB[SIDE]
+
+    def _core_pop(self):
+        cdef Undo *rec
+        cdef int me, opp, w, sq, bit
+        cdef uint64_t f
+        if self.nundo == 0:
+            raise IndexError("pop from an empty undo stack")
+        self.nundo -= 1
+        rec = &self.undo[self.nundo]
+        me = 1 - self.player
+        opp = self.player
+        self.player = me
+        self.key = rec.key
+        if rec.move == self.n2:
+            return
+        if self.big:
+            self.bb.cell[self.bb.mb[rec.move]] = EMPTY
+            for w in range(4):
+                f = rec.flips[w]
+                while f:
+                    sq = w * 64 + brett_ctz64(f)
+                    f &= f - 1
+                    self.bb.cell[self.bb.mb[sq]] = <uint8_t>opp
+        else:
+            bit = self.sq2bit[rec.move]
+            self.disc[me] ^= rec.flips[0] | ((<uint64_t>1) << bit)
+            self.disc[opp] ^= rec.flips[0]
+
+    # ----------------------------------------------------------- search
+    def _core_perft(self, int depth, bint count_finished):
+        cdef uint64_t total
+        cdef Big b
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        if depth == 0:
+            return 1
+        if self.big:
+            memcpy(&b, &self.bb, sizeof(Big))
+            with nogil:
+                total = _perft_big(&b, self.player, depth, count_finished)
+        else:
+            with nogil:
+                total = _perft_bb(self.disc[self.player], self.disc[1 - self.player],
+                                  self.playable, depth, count_finished)
+        return total
+
+    def _core_playouts(self, long long n, uint64_t seed, long long max_plies):
+        cdef long long res[5]
+        memset(res, 0, sizeof(res))
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        if self.big:
+            with nogil:
+                _playouts_big(&self.bb, self.player, n, seed, max_plies, res)
+        else:
+            with nogil:
+                _playouts_bb(self.disc[0], self.disc[1], self.player, self.playable,
+                             n, seed, max_plies, res)
+        return [res[0], res[1]], res[2], res[3], res[4]

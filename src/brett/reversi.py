@@ -1,0 +1,477 @@
+"""Reversi (Othello) with blocked squares, other board sizes, the octagon and handicaps.
+
+The rules are ``rules/reversi.md`` (R1–R8).  Squares are written ``d3``: file
+``a…`` left to right, row ``1…n`` top to bottom.  The integer layer numbers the
+squares ``row * n + col`` (``a1`` = 0, ``b1`` = 1, …) and the pass ``n * n``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar, Optional, Union
+
+from ._core._reversi_py import SIZES
+from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .game import TERMINAL, Game, Outcome, load_cores
+
+_cores = load_cores("reversi")
+
+FILES = "abcdefghijklmnop"
+_SQUARE = re.compile(r"([a-p])([0-9]{1,2})")
+_TOKEN = re.compile(r"pass|[a-p][0-9]{1,2}")
+# The octagon ("88 Othello"): a 10x10 board without three squares per corner.
+OCTAGON_CUTS = ("a1", "b1", "a2", "i1", "j1", "j2", "a9", "a10", "b10", "j9", "i10", "j10")
+
+
+# ------------------------------------------------------------------------ moves
+class ReversiMove:
+    """A Reversi move: a square index ``row * size + col``, or ``None`` for a pass.
+
+    >>> ReversiMove.from_str("d3")
+    ReversiMove(19, 8)
+    >>> str(ReversiMove(None, 8))
+    'pass'
+    """
+
+    __slots__ = ("size", "square")
+    square: Optional[int]
+    size: int
+
+    def __init__(self, square: Optional[int], size: int = 8) -> None:
+        if isinstance(size, bool) or size not in SIZES:
+            raise InvalidMoveError(f"bad board size {size!r} for a move: expected one of {SIZES}")
+        if square is not None and (isinstance(square, bool) or not isinstance(square, int)
+                                   or not 0 <= square < size * size):
+            raise InvalidMoveError(
+                f"bad square {square!r}: expected None (pass) or an int in 0..{size * size - 1}")
+        object.__setattr__(self, "square", square)
+        object.__setattr__(self, "size", size)
+
+    @classmethod
+    def from_str(cls, text: str, size: int = 8) -> ReversiMove:
+        """Parse ``"d3"`` or ``"pass"`` (any case) for a board of ``size``."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not a move: expected a string like 'd3' or 'pass'")
+        t = text.strip().lower()
+        if t == "pass":
+            return cls(None, size)
+        m = _SQUARE.fullmatch(t)
+        if m is None:
+            raise InvalidMoveError(f"{text!r} is not a move: expected a square like 'd3' or 'pass'")
+        col, row = FILES.index(m.group(1)), int(m.group(2)) - 1
+        if m.group(2).startswith("0") or not (0 <= col < size and 0 <= row < size):
+            raise InvalidMoveError(f"{text!r} is not a square of the {size}x{size} board")
+        return cls(row * size + col, size)
+
+    @property
+    def is_pass(self) -> bool:
+        return self.square is None
+
+    @property
+    def row(self) -> Optional[int]:
+        return None if self.square is None else self.square // self.size
+
+    @property
+    def col(self) -> Optional[int]:
+        return None if self.square is None else self.square % self.size
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ReversiMove is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReversiMove):
+            return NotImplemented
+        return self.square == other.square and self.size == other.size
+
+    def __hash__(self) -> int:
+        return hash((self.square, self.size))
+
+    def __str__(self) -> str:
+        if self.square is None:
+            return "pass"
+        row, col = divmod(self.square, self.size)
+        return f"{FILES[col]}{row + 1}"
+
+    def __repr__(self) -> str:
+        return f"ReversiMove({self.square!r}, {self.size!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ReversiMove, (self.square, self.size))
+
+
+_MOVE_TABLES: dict[int, tuple[ReversiMove, ...]] = {}
+
+
+def _move_table(n: int) -> tuple[ReversiMove, ...]:
+    """Every move of an n x n board by core move (the pass last), built once."""
+    table = _MOVE_TABLES.get(n)
+    if table is None:
+        table = tuple(ReversiMove(sq, n) for sq in range(n * n)) + (ReversiMove(None, n),)
+        _MOVE_TABLES[n] = table
+    return table
+
+
+def _square_name(sq: int, n: int) -> str:
+    return f"{FILES[sq % n]}{sq // n + 1}"
+
+
+def _parse_square(text: Any, n: int, what: str) -> int:
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"{what} {text!r}: expected a square name like 'b2'")
+    try:
+        move = ReversiMove.from_str(text, n)
+    except InvalidMoveError as exc:
+        raise InvalidPositionError(f"{what} {text!r}: {exc}") from None
+    if move.square is None:
+        raise InvalidPositionError(f"{what} {text!r}: expected a square, not a pass")
+    return move.square
+
+
+# ------------------------------------------------------------------------ the API
+class _ReversiAPI(Game):
+    """Everything of Reversi above the core (the public class adds only its core)."""
+
+    game_name: ClassVar[str] = "reversi"
+    Move: ClassVar[type] = ReversiMove
+    _cores = _cores
+    _core_class_name: ClassVar[str] = "ReversiCore"
+
+    _size: int
+    _octagon: bool
+    _holes: tuple[int, ...]
+    _pass: int
+    _moves: tuple[ReversiMove, ...]
+
+    def __init__(self, size: Optional[int] = None, board: str = "square",
+                 holes: Union[int, str, Iterable[str]] = 0, handicap: int = 0,
+                 handicap_color: str = "black", seed: Optional[int] = None) -> None:
+        if board not in ("square", "octagon"):
+            raise InvalidPositionError(f"board={board!r}: expected 'square' or 'octagon'")
+        octagon = board == "octagon"
+        if octagon:
+            if size not in (None, 10):
+                raise InvalidPositionError(f"size={size!r}: the octagon board is always 10x10")
+            n = 10
+        else:
+            n = 8 if size is None else size
+            if isinstance(n, bool) or n not in SIZES:
+                raise InvalidPositionError(
+                    f"size={size!r}: expected an even board size from 4 to 16")
+        if isinstance(handicap, bool) or handicap not in range(5):
+            raise InvalidPositionError(f"handicap={handicap!r}: expected an int from 0 to 4")
+        if handicap_color not in ("black", "white"):
+            raise InvalidPositionError(
+                f"handicap_color={handicap_color!r}: expected 'black' or 'white'")
+        self._rng = random.Random(seed)
+        self._setup_shape(n, octagon)
+        cuts = self._cut_squares()
+        discs: list[set[int]] = [set(), set()]
+        h = n // 2
+        discs[1] |= {(h - 1) * n + h - 1, h * n + h}      # White: top-left, bottom-right
+        discs[0] |= {(h - 1) * n + h, h * n + h - 1}      # Black: the other two
+        corners = self._handicap_squares()[:handicap]
+        discs[0 if handicap_color == "black" else 1] |= set(corners)
+        hole_set = self._choose_holes(holes, set(corners) | cuts)
+        self._holes = tuple(sorted(hole_set))
+        state = (n, _bits(discs[0]), _bits(discs[1]), _bits(hole_set | cuts), 0)
+        self._init_game(state, seed)
+
+    # ---- set-up helpers
+    def _setup_shape(self, n: int, octagon: bool) -> None:
+        self._size = n
+        self._octagon = octagon
+        self._pass = n * n
+        self._moves = _move_table(n)
+
+    def _cut_squares(self) -> set[int]:
+        if not self._octagon:
+            return set()
+        return {_parse_square(s, 10, "cut square") for s in OCTAGON_CUTS}
+
+    def _handicap_squares(self) -> list[int]:
+        """The handicap corners in order: top-left, bottom-right, top-right, bottom-left."""
+        n = self._size
+        if self._octagon:  # [decision] b2, i9, i2, b9
+            return [1 * n + 1, 8 * n + 8, 1 * n + 8, 8 * n + 1]
+        return [0, n * n - 1, n - 1, (n - 1) * n]
+
+    def _eligible_holes(self, taken: set[int]) -> list[int]:
+        """Playable squares outside the central 4x4 block and not otherwise used (R3)."""
+        n = self._size
+        lo, hi = n // 2 - 2, n // 2 + 1
+        return [sq for sq in range(n * n)
+                if sq not in taken and not (lo <= sq // n <= hi and lo <= sq % n <= hi)]
+
+    def _choose_holes(self, holes: Any, taken: set[int]) -> set[int]:
+        n = self._size
+        eligible = self._eligible_holes(taken)
+        if isinstance(holes, str) and holes != "random":
+            holes = [s for s in holes.split(",") if s.strip()]
+        if isinstance(holes, bool):
+            raise InvalidPositionError(f"holes={holes!r}: expected 0-4, 'random' or a list")
+        if holes == "random" or isinstance(holes, int):
+            count = self._rng.randint(1, 4) if holes == "random" else holes
+            if not 0 <= count <= 4:
+                raise InvalidPositionError(
+                    f"holes={holes!r}: expected 0 to 4 holes, 'random' or a list of squares")
+            if count > len(eligible):
+                raise InvalidPositionError(
+                    f"holes={holes!r}: the {self._shape_name()} board has "
+                    f"{len(eligible)} squares eligible for holes")
+            return set(self._rng.sample(eligible, count))
+        try:
+            names = list(holes)
+        except TypeError:
+            raise InvalidPositionError(
+                f"holes={holes!r}: expected 0-4, 'random' or a list of squares") from None
+        chosen: set[int] = set()
+        for name in names:
+            sq = _parse_square(name.strip() if isinstance(name, str) else name, n, "hole")
+            if sq in chosen:
+                raise InvalidPositionError(f"hole {name!r} is listed twice")
+            if sq not in eligible:
+                raise InvalidPositionError(
+                    f"hole {name!r} is not allowed: holes must be playable squares outside "
+                    f"the central 4x4 block and not a handicap corner")
+            chosen.add(sq)
+        if len(chosen) > 4:
+            raise InvalidPositionError(f"holes={names!r}: at most 4 holes, not {len(chosen)}")
+        return chosen
+
+    def _shape_name(self) -> str:
+        return "octagon" if self._octagon else f"{self._size}x{self._size}"
+
+    # ---- options
+    @property
+    def size(self) -> int:
+        """The board's side (10 for the octagon)."""
+        return self._size
+
+    @property
+    def board(self) -> str:
+        """``"square"`` or ``"octagon"``."""
+        return "octagon" if self._octagon else "square"
+
+    @property
+    def holes(self) -> list[str]:
+        """The blocked squares (not the octagon's cut squares), e.g. ``['b4', 'e2']``."""
+        return [_square_name(sq, self._size) for sq in self._holes]
+
+    # ---- moves
+    def parse_move(self, text: str) -> ReversiMove:
+        """``"d3"`` or ``"pass"`` (case-insensitive) → :class:`ReversiMove`."""
+        return ReversiMove.from_str(text, self._size)
+
+    def _move_from_core(self, cm: int) -> ReversiMove:
+        return self._moves[cm]
+
+    def _core_from_move(self, move: ReversiMove) -> int:
+        if move.size != self._size:
+            raise InvalidMoveError(
+                f"{move!r} is a move for a {move.size}x{move.size} board, "
+                f"this board is {self._shape_name()}")
+        sq = move.square
+        return self._pass if sq is None else sq
+
+    def _illegal_reason(self, move: Any) -> str:
+        if move.square is None:
+            return "pass is only allowed when no disc can be placed"
+        state = self._core_get_state()
+        bit = 1 << move.square
+        if state[3] & bit:
+            return "the square is a hole" if move.square in self._holes else \
+                "the square is not on the octagon board"
+        if (state[1] | state[2]) & bit:
+            return "the square is occupied"
+        if self._core_player() != TERMINAL and self._core_moves() == [self._pass]:
+            return "no disc can be placed: the player must pass"
+        return "it outflanks no opponent disc"
+
+    def transcript(self) -> str:
+        """The moves so far without separators, e.g. ``'f5d6c3'`` (R6)."""
+        return "".join(str(m) for m in self._stack)
+
+    def push_transcript(self, text: str) -> list[ReversiMove]:
+        """Play a transcript like ``'f5d6c3pass'``; all or nothing."""
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not a transcript string")
+        t = re.sub(r"\s+", "", text.lower())
+        tokens = _TOKEN.findall(t)
+        if "".join(tokens) != t:
+            raise InvalidMoveError(f"{text!r} is not a transcript of moves like 'f5d6c3pass'")
+        played = []
+        try:
+            for token in tokens:
+                played.append(self.push(token))
+        except Exception:
+            for _ in played:
+                self.pop()
+            raise
+        return played
+
+    # ---- result
+    def num_players(self) -> int:
+        return 2
+
+    def num_distinct_actions(self) -> int:
+        """``n * n + 1``: every square ``row * n + col``, then the pass."""
+        return self._pass + 1
+
+    def discs(self) -> tuple[int, int]:
+        """(Black's discs, White's discs) now."""
+        b, w = self._core_discs()
+        return (int(b), int(w))
+
+    def outcome(self) -> Optional[Outcome]:
+        """None while the game runs; else winner by disc count, scores (black, white)."""
+        if self._core_player() != TERMINAL:
+            return None
+        black, white = self.discs()
+        winners: tuple[int, ...] = () if black == white else ((0,) if black > white else (1,))
+        state = self._core_get_state()
+        full = (state[1] | state[2] | state[3]) == (1 << self._pass) - 1
+        reason = "board full" if full else "neither player can move"
+        return Outcome(winners, (black, white), reason)
+
+    # ---- position string (R7)
+    def position(self) -> str:
+        n, black, white, blocked, player = self._core_get_state()
+        rows = []
+        for row in range(n):
+            chars = []
+            for col in range(n):
+                bit = 1 << (row * n + col)
+                chars.append("x" if black & bit else "o" if white & bit
+                             else "#" if blocked & bit else "-")
+            rows.append("".join(chars))
+        text = "/".join(rows) + (" x" if player == 0 else " o")
+        if self._octagon:
+            text += " octagon"
+        elif n != 8:
+            text += f" n={n}"
+        return text
+
+    @classmethod
+    def from_position(cls, text: str) -> Any:
+        """The game at a position string (R7); :class:`InvalidPositionError` if malformed."""
+        if not isinstance(text, str):
+            raise InvalidPositionError(f"{text!r} is not a position string")
+        parts = text.split()
+        if len(parts) not in (2, 3):
+            raise InvalidPositionError(
+                f"position {text!r}: expected 'rows side [n=N|octagon]'")
+        rows = parts[0].split("/")
+        n = len(rows)
+        octagon = False
+        if len(parts) == 3:
+            tag = parts[2]
+            if tag == "octagon":
+                octagon = True
+                expected = 10
+            elif re.fullmatch(r"n=[0-9]{1,2}", tag):
+                expected = int(tag[2:])
+            else:
+                raise InvalidPositionError(
+                    f"position {text!r}: bad board tag {tag!r}, expected 'n=N' or 'octagon'")
+        else:
+            expected = 8
+        if expected not in SIZES:
+            raise InvalidPositionError(f"position {text!r}: bad board size {expected}")
+        if n != expected:
+            raise InvalidPositionError(
+                f"position {text!r}: {n} rows, expected {expected}")
+        if any(len(r) != n for r in rows):
+            raise InvalidPositionError(f"position {text!r}: every row needs {n} squares")
+        if any(c not in "xo-#" for r in rows for c in r):
+            raise InvalidPositionError(
+                f"position {text!r}: squares are 'x' (black), 'o' (white), '-' or '#'")
+        if parts[1] not in ("x", "o"):
+            raise InvalidPositionError(
+                f"position {text!r}: side to move {parts[1]!r}, expected 'x' or 'o'")
+        game = cls.__new__(cls)
+        game._setup_shape(n, octagon)
+        flat = "".join(rows)
+        cuts = game._cut_squares()
+        for sq in cuts:
+            if flat[sq] != "#":
+                raise InvalidPositionError(
+                    f"position {text!r}: {_square_name(sq, n)} is not on the octagon board")
+        blocked = {sq for sq, c in enumerate(flat) if c == "#"}
+        game._holes = tuple(sorted(blocked - cuts))
+        state = (n, _bits(sq for sq, c in enumerate(flat) if c == "x"),
+                 _bits(sq for sq, c in enumerate(flat) if c == "o"), _bits(blocked),
+                 0 if parts[1] == "x" else 1)
+        game._init_game(state, None)
+        return game
+
+    def __str__(self) -> str:
+        n, black, white, blocked, player = self._core_get_state()
+        lines = ["   " + " ".join(FILES[:n])]
+        for row in range(n):
+            cells = []
+            for col in range(n):
+                bit = 1 << (row * n + col)
+                cells.append("x" if black & bit else "o" if white & bit
+                             else "#" if blocked & bit else ".")
+            lines.append(f"{row + 1:>2} " + " ".join(cells))
+        b, w = self.discs()
+        if self.is_over():
+            lines.append(f"game over: x {b}, o {w}")
+        else:
+            lines.append(f"{'x' if player == 0 else 'o'} to move (x {b}, o {w})")
+        return "\n".join(lines)
+
+    def observation_tensor(self) -> list[list[list[int]]]:
+        """Three ``n x n`` planes of 0/1: empty playable squares, the mover's discs,
+        the opponent's discs (OpenSpiel othello's layout, from the mover's view)."""
+        n, black, white, blocked, player = self._core_get_state()
+        mine, theirs = (black, white) if player == 0 else (white, black)
+        empty = ~(black | white | blocked)
+        return [[[(plane >> (r * n + c)) & 1 for c in range(n)] for r in range(n)]
+                for plane in (empty, mine, theirs)]
+
+    # ---- CLI
+    @classmethod
+    def cli_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--size", type=int, help="board size: 4, 6, 8 (default) ... 16")
+        parser.add_argument("--board", choices=("square", "octagon"), default="square")
+        parser.add_argument("--holes", default="0", metavar="HOLES",
+                            help="blocked squares: a count 0-4, 'random' or a list like b2,g7")
+        parser.add_argument("--handicap", type=int, default=0, help="handicap corners, 0-4")
+        parser.add_argument("--handicap-color", choices=("black", "white"), default="black")
+        if not any(a.dest == "seed" for a in parser._actions):
+            parser.add_argument("--seed", type=int, help="seed for random holes")
+
+    @classmethod
+    def from_cli(cls, args: argparse.Namespace) -> Any:
+        holes: Union[int, str] = args.holes
+        if isinstance(holes, str) and holes.strip().isdigit():
+            holes = int(holes)
+        return cls(size=args.size, board=args.board, holes=holes, handicap=args.handicap,
+                   handicap_color=args.handicap_color, seed=getattr(args, "seed", None))
+
+
+def _bits(squares: Iterable[int]) -> int:
+    value = 0
+    for sq in squares:
+        value |= 1 << sq
+    return value
+
+
+class Reversi(_ReversiAPI, _cores.selected.ReversiCore):  # type: ignore[misc,name-defined]
+    """Reversi / Othello with blocked squares, sizes 4-16, the octagon and handicaps.
+
+    >>> game = Reversi()
+    >>> [str(m) for m in game.legal_moves]
+    ['d3', 'c4', 'f5', 'e6']
+    >>> game.push("f5")
+    ReversiMove(37, 8)
+    >>> game.perft(3)
+    56
+    """
+
+
+__all__ = ["OCTAGON_CUTS", "Reversi", "ReversiMove"]
