@@ -1,0 +1,126 @@
+"""Reversi perft against every Reversi vector of the shared reference table (R8).
+
+The plain-Python twin runs the shallow depths, the Cython core everything up to a
+few million leaves by default, and the deep depths under the ``slow`` marker.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from conftest import reference_vectors
+
+from brett.reversi import Reversi
+
+VECTORS = {v["id"]: v for v in reference_vectors("reversi")}
+PYTHON_MAX_NODES = 60_000           # the oracle is slow: keep it to seconds
+CYTHON_FAST_MAX_NODES = 5_000_000   # default run
+# Deepest depth per vector on the compiled core under `slow` (each well under 10 s here).
+CYTHON_SLOW_MAX_DEPTH = {
+    ("reversi-8x8-start", "perft"): 12,
+    ("reversi-8x8-start", "perft_count_finished"): 11,
+    ("reversi-6x6-start", "perft"): 12,
+    ("reversi-6x6-start", "perft_count_finished"): 11,
+    ("reversi-10x10-start", "perft"): 10,
+    ("reversi-8x8-holes-b4-e2-g5", "perft"): 11,
+    ("reversi-8x8-holes-b4-e2-g5", "perft_count_finished"): 11,
+}
+
+
+needs_cython = pytest.mark.skipif(
+    bool(os.environ.get("BRETT_NO_EXTENSIONS")),
+    reason="BRETT_NO_EXTENSIONS=1: this run tests the plain-Python twin only")
+
+
+def _cases(backend: str, slow: bool) -> list[Any]:
+    cases = []
+    for vid, vector in VECTORS.items():
+        for kind in ("perft", "perft_count_finished"):
+            for depth, nodes in sorted((int(d), n) for d, n in vector.get(kind, {}).items()):
+                if backend == "python":
+                    chosen = not slow and nodes <= PYTHON_MAX_NODES
+                elif nodes <= CYTHON_FAST_MAX_NODES:
+                    chosen = not slow
+                else:
+                    chosen = slow and depth <= CYTHON_SLOW_MAX_DEPTH.get((vid, kind), 0)
+                if chosen:
+                    cases.append(pytest.param(vid, kind, depth, nodes,
+                                              id=f"{vid}-{kind}-{depth}"))
+    return cases
+
+
+def _game(backend: str, vid: str) -> Any:
+    vector = VECTORS[vid]
+    game = Reversi.twin(backend)(**vector["options"])
+    for move in vector["moves"]:
+        game.push(move)
+    return game
+
+
+def test_every_reversi_vector_is_covered() -> None:
+    assert {"reversi-8x8-start", "reversi-6x6-start", "reversi-10x10-start",
+            "reversi-8x8-holes-b4-e2-g5", "reversi-octagon-start",
+            "reversi-8x8-handicap2-start"} <= set(VECTORS)
+    covered = {c.values[:3] for b in ("python", "cython") for s in (False, True)
+               for c in _cases(b, s)}
+    for vid, vector in VECTORS.items():
+        for kind in ("perft", "perft_count_finished"):
+            if vector.get(kind):
+                assert any(c[0] == vid and c[1] == kind for c in covered), (vid, kind)
+
+
+@pytest.mark.parametrize(("vid", "kind", "depth", "nodes"), _cases("python", False))
+def test_reference_perft_python(vid: str, kind: str, depth: int, nodes: int) -> None:
+    game = _game("python", vid)
+    assert game.perft(depth, count_finished=kind == "perft_count_finished") == nodes
+
+
+@needs_cython
+@pytest.mark.parametrize(("vid", "kind", "depth", "nodes"), _cases("cython", False))
+def test_reference_perft_cython(vid: str, kind: str, depth: int, nodes: int) -> None:
+    game = _game("cython", vid)
+    before = game.position(), hash(game)
+    assert game.perft(depth, count_finished=kind == "perft_count_finished") == nodes
+    assert (game.position(), hash(game)) == before
+
+
+@pytest.mark.slow
+@needs_cython
+@pytest.mark.parametrize(("vid", "kind", "depth", "nodes"), _cases("cython", True))
+def test_reference_perft_cython_deep(vid: str, kind: str, depth: int, nodes: int) -> None:
+    game = _game("cython", vid)
+    assert game.perft(depth, count_finished=kind == "perft_count_finished") == nodes
+
+
+def test_divide_sums_to_perft(backend: str) -> None:
+    game = Reversi.twin(backend)(size=6, holes=["a1", "f6"])
+    counts = game.divide(4)
+    assert sorted(str(m) for m in counts) == sorted(str(m) for m in game.legal_moves)
+    assert sum(counts.values()) == game.perft(4)
+
+
+def test_count_finished_counts_finished_games_as_leaves(backend: str) -> None:
+    # A finished 4x4 game: counted only with count_finished, at every depth.
+    cls = Reversi.twin(backend)
+    game = cls.from_position("xxxx/xxxx/xxxx/xxxo x n=4")
+    assert game.is_over()
+    assert [game.perft(d) for d in range(4)] == [1, 0, 0, 0]
+    assert [game.perft(d, count_finished=True) for d in range(4)] == [1, 1, 1, 1]
+
+
+def test_forced_pass_counts_as_a_move(backend: str) -> None:
+    cls = Reversi.twin(backend)
+    # o a1, x b1, x to move: x outflanks nothing and must pass; o then takes b1 with c1.
+    game = cls.from_position("ox--/----/----/---- x n=4")
+    assert [str(m) for m in game.legal_moves] == ["pass"]
+    assert [game.perft(d) for d in range(1, 4)] == [1, 1, 0]
+    assert game.perft(3, count_finished=True) == 1
+    game.push("pass")
+    assert [str(m) for m in game.legal_moves] == ["c1"]
+    game.push("c1")
+    assert game.is_over() and game.current_player() == -4
+    outcome = game.outcome()
+    assert outcome is not None
+    assert (outcome.winner, outcome.scores, outcome.reason) == (1, (0, 3), "neither player can move")
