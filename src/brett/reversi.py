@@ -103,6 +103,7 @@ class ReversiMove:
 
 
 _MOVE_TABLES: dict[int, tuple[ReversiMove, ...]] = {}
+_NOTATION: dict[int, dict[str, ReversiMove]] = {}
 
 
 def _move_table(n: int) -> tuple[ReversiMove, ...]:
@@ -111,6 +112,7 @@ def _move_table(n: int) -> tuple[ReversiMove, ...]:
     if table is None:
         table = tuple(ReversiMove(sq, n) for sq in range(n * n)) + (ReversiMove(None, n),)
         _MOVE_TABLES[n] = table
+        _NOTATION[n] = {str(m): m for m in table}
     return table
 
 
@@ -144,6 +146,7 @@ class _ReversiAPI(Game):
     _holes: tuple[int, ...]
     _pass: int
     _moves: tuple[ReversiMove, ...]
+    _notation: dict[str, ReversiMove]
 
     def __init__(self, size: Optional[int] = None, board: str = "square",
                  holes: Union[int, str, Iterable[str]] = 0, handicap: int = 0,
@@ -185,6 +188,7 @@ class _ReversiAPI(Game):
         self._octagon = octagon
         self._pass = n * n
         self._moves = _move_table(n)
+        self._notation = _NOTATION[n]
 
     def _cut_squares(self) -> set[int]:
         if not self._octagon:
@@ -263,7 +267,8 @@ class _ReversiAPI(Game):
     # ---- moves
     def parse_move(self, text: str) -> ReversiMove:
         """``"d3"`` or ``"pass"`` (case-insensitive) → :class:`ReversiMove`."""
-        return ReversiMove.from_str(text, self._size)
+        move = self._notation.get(text) if isinstance(text, str) else None
+        return move if move is not None else ReversiMove.from_str(text, self._size)
 
     def _move_from_core(self, cm: int) -> ReversiMove:
         return self._moves[cm]

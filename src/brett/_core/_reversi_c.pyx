@@ -493,6 +493,7 @@ cdef class ReversiCore:
 
     def _core_get_state(self):
         cdef int sq, c, bit
+        cdef object one = 1     # Python ints: boards have up to 256 squares
         black = white = blocked = 0
         for sq in range(self.n2):
             if self.big:
@@ -508,11 +509,11 @@ cdef class ReversiCore:
                 else:
                     c = BLOCKED
             if c == BLACK:
-                black |= 1 << sq
+                black |= one << sq
             elif c == WHITE:
-                white |= 1 << sq
+                white |= one << sq
             elif c == BLOCKED:
-                blocked |= 1 << sq
+                blocked |= one << sq
         return (self.n, black, white, blocked, self.player)
 
     # ---------------------------------------------------------------- queries
