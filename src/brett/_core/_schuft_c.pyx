@@ -1,0 +1,850 @@
+# cython: language_level=3
+"""Schuft in Cython: the fast twin of ``_schuft_py`` (same names, same moves,
+same Zobrist keys, same playouts).
+
+The state is a small C struct (tongue owners and counts, goal masks, out
+counts, roll, player, roll-off); a turn is enumerated by a depth-first search
+over (value, piece) steps with make/unmake; turns are merged by resulting
+position in a hash set keyed by the Zobrist key and confirmed by comparing the
+packed positions byte for byte.  The representative of a merged turn is the
+step list whose notation sorts first (rendered into a C buffer and compared
+with ``strcmp``, the same order as Python's ``str``).
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int32_t
+from libc.string cimport memcmp, memcpy, memset, strcmp
+from libc.stdlib cimport malloc, realloc, free, qsort
+
+from ._schuft_py import ZOBRIST as _PY_ZOBRIST
+
+cdef extern from "brett_rng.h":
+    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
+    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
+
+DEF_ROLL_FLAG = 1 << 48
+
+cdef enum:
+    CW = 1
+    CCW = 2
+    FULL_GOAL = 0x1FF
+    CHANCE = -1
+    TERMINAL = -4
+    Z_TONGUE = 0
+    Z_GOAL = 1440
+    Z_OUT = 1476
+    Z_TOMOVE = 1516
+    Z_ROLL = 1520
+    Z_CONT = 1736
+    Z_RSUM = 1740
+    Z_SIZE = 1848
+    TABLE_SIZE = 16384         # > 2 * the most step lists a turn can have (2 * 27 * 18 * 9)
+    MAX_RESULTS = 8800
+    TEXT_LEN = 24
+
+cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
+cdef uint64_t ZOB[Z_SIZE]
+cdef int ROLL_VALUES[216][3]
+cdef int ROLL_SUM[216]
+
+cdef int _DIE_III[6]
+cdef int _DIE_IV[6]
+cdef int _DIE_V[6]
+_DIE_III[:] = [1, 2, 5, 6, 7, 9]
+_DIE_IV[:] = [1, 3, 4, 5, 8, 9]
+_DIE_V[:] = [2, 3, 4, 6, 7, 8]
+
+
+def _init_tables():
+    cdef int i, a, b, c
+    for i in range(Z_SIZE):
+        ZOB[i] = _PY_ZOBRIST[i]
+    for a in range(6):
+        for b in range(6):
+            for c in range(6):
+                i = a * 36 + b * 6 + c
+                ROLL_VALUES[i][0] = _DIE_III[a]
+                ROLL_VALUES[i][1] = _DIE_IV[b]
+                ROLL_VALUES[i][2] = _DIE_V[c]
+                ROLL_SUM[i] = _DIE_III[a] + _DIE_IV[b] + _DIE_V[c]
+
+
+_init_tables()
+
+
+# ------------------------------------------------------------------- C state
+cdef struct Pos:
+    signed char owner[36]
+    unsigned char count[36]
+    unsigned short goal[4]
+    unsigned char out[4]
+
+cdef struct State:
+    Pos pos
+    int n
+    int seats[4]
+    int to_move          # -1 during the roll-off
+    int roll             # -1 at a chance node
+    int plies
+    int cap              # -1: none
+    int rolloff          # 1 during the opening roll-off
+    int ncont
+    int cont[4]
+    int nsums
+    int sums[4]
+    uint64_t key
+
+cdef struct Undo:
+    int kind             # 0 turn, 1 roll, 2 roll-off roll
+    int nsteps
+    int src[3]
+    int dst[3]
+    int hit[3]
+    int roll
+    int to_move
+    int rolloff
+    int ncont
+    int cont[4]
+    int nsums
+    int sums[4]
+    uint64_t key
+
+cdef struct Result:
+    uint64_t key
+    uint64_t cm
+    Pos pos
+
+cdef struct TextMove:
+    char text[TEXT_LEN]
+    uint64_t cm
+
+cdef struct Gen:
+    uint32_t stamp
+    uint32_t stamps[TABLE_SIZE]
+    int32_t slots[TABLE_SIZE]
+    int nresults
+    int want_rep
+    Result results[MAX_RESULTS]
+
+
+# ------------------------------------------------------------- helpers (C)
+cdef inline int turn_len(uint64_t cm) noexcept nogil:
+    return <int>((cm >> 2) & 3)
+
+cdef inline int step_src(uint64_t cm, int i) noexcept nogil:
+    return <int>((cm >> (4 + 12 * i)) & 63)
+
+cdef inline int step_dst(uint64_t cm, int i) noexcept nogil:
+    return <int>((cm >> (10 + 12 * i)) & 63)
+
+cdef inline uint64_t add_step(uint64_t cm, int src, int dst) noexcept nogil:
+    cdef int k = turn_len(cm)
+    cm = (cm & ~(<uint64_t>12)) | (<uint64_t>(k + 1) << 2)
+    return cm | ((<uint64_t>(src | (dst << 6))) << (4 + 12 * k))
+
+cdef int put_square(char *buf, int pos, int code, bint is_src) noexcept nogil:
+    if is_src and code == 0:
+        buf[pos] = 120  # 'x'
+        return pos + 1
+    if code > 36:
+        buf[pos] = 103  # 'g'
+        buf[pos + 1] = <char>(48 + code - 36)
+        return pos + 2
+    if code >= 10:
+        buf[pos] = <char>(48 + code // 10)
+        pos += 1
+    buf[pos] = <char>(48 + code % 10)
+    return pos + 1
+
+cdef void render(uint64_t cm, char *buf) noexcept nogil:
+    """The notation of a turn, NUL-terminated (at most 23 characters)."""
+    cdef int d = <int>(cm & 3), pos = 0, i
+    if d == 0:
+        memcpy(buf, b"pass", 5)
+        return
+    if d == CW:
+        memcpy(buf, b"cw", 2)
+        pos = 2
+    else:
+        memcpy(buf, b"ccw", 3)
+        pos = 3
+    for i in range(turn_len(cm)):
+        buf[pos] = 32
+        pos = put_square(buf, pos + 1, step_src(cm, i), 1)
+        buf[pos] = 47  # '/'
+        pos = put_square(buf, pos + 1, step_dst(cm, i), 0)
+    buf[pos] = 0
+
+cdef int cmp_text(const void *a, const void *b) noexcept nogil:
+    return strcmp((<TextMove *>a).text, (<TextMove *>b).text)
+
+cdef inline int winner(State *s) noexcept nogil:
+    cdef int p
+    for p in range(s.n):
+        if s.pos.goal[p] == FULL_GOAL:
+            return p
+    return -1
+
+cdef inline int player_of(State *s) noexcept nogil:
+    if winner(s) >= 0 or (s.cap >= 0 and s.plies >= s.cap):
+        return TERMINAL
+    if s.rolloff or s.roll < 0:
+        return CHANCE
+    return s.to_move
+
+cdef inline bint can_land(State *s, int p, int i) noexcept nogil:
+    cdef int o = s.pos.owner[i]
+    return o < 0 or o == p or s.pos.count[i] == 1
+
+cdef inline bint clear(State *s, int i, int d, int sign) noexcept nogil:
+    """No tongue strictly between index i and i + sign*d holds 3 or more pieces."""
+    cdef int j
+    for j in range(1, d):
+        if s.pos.count[(i + sign * j + 36) % 36] >= 3:
+            return 0
+    return 1
+
+cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) noexcept nogil:
+    """Legal steps of player p with value d (rules S5-S7) into src/dst; returns the count."""
+    cdef int seat = s.seats[p], n = 0, i, k, m, t, sign
+    if s.pos.out[p]:
+        i = 9 * seat + d - 1 if direction == CW else 9 * seat + 9 - d
+        if can_land(s, p, i):
+            src[0] = 0
+            dst[0] = i + 1
+            return 1
+        return 0
+    sign = 1 if direction == CW else -1
+    for i in range(36):
+        if s.pos.owner[i] != p:
+            continue
+        if direction == CW:
+            k = (9 * seat + 8 - i + 36) % 36
+            if d > k:
+                if not clear(s, i, k + 1, 1):
+                    continue
+                m = d - k
+                if not (s.pos.goal[p] >> (m - 1)) & 1:
+                    src[n] = i + 1
+                    dst[n] = 36 + m
+                    n += 1
+                    continue
+        t = (i + sign * d + 36) % 36
+        if clear(s, i, d, sign) and can_land(s, p, t):
+            src[n] = i + 1
+            dst[n] = t + 1
+            n += 1
+    return n
+
+cdef int options(State *s, int p, int direction, int *vals, int nvals,
+                 int *ov, int *osrc, int *odst) noexcept nogil:
+    """(value, src, dst) for every distinct unused value, by value then source."""
+    cdef int seen = 0, total = 0, d, j, c, v
+    cdef int sorted_vals[3]
+    cdef int ns = 0
+    for j in range(nvals):
+        v = vals[j]
+        if not (seen >> v) & 1:
+            seen |= 1 << v
+            sorted_vals[ns] = v
+            ns += 1
+    # insertion sort of at most 3 values
+    for j in range(1, ns):
+        v = sorted_vals[j]
+        c = j - 1
+        while c >= 0 and sorted_vals[c] > v:
+            sorted_vals[c + 1] = sorted_vals[c]
+            c -= 1
+        sorted_vals[c + 1] = v
+    for j in range(ns):
+        d = sorted_vals[j]
+        c = steps_for(s, p, direction, d, osrc + total, odst + total)
+        for v in range(total, total + c):
+            ov[v] = d
+        total += c
+    return total
+
+cdef int make_step(State *s, int p, int src, int dst) noexcept nogil:
+    """Move one piece (keys updated); returns the player hit or -1."""
+    cdef int i, c, o, oc, m, hit = -1
+    cdef uint64_t key = s.key
+    if src == 0:
+        c = s.pos.out[p]
+        key ^= ZOB[Z_OUT + p * 10 + c]
+        if c > 1:
+            key ^= ZOB[Z_OUT + p * 10 + c - 1]
+        s.pos.out[p] = c - 1
+    else:
+        i = src - 1
+        c = s.pos.count[i]
+        key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c]
+        if c > 1:
+            key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
+        else:
+            s.pos.owner[i] = -1
+        s.pos.count[i] = c - 1
+    if dst > 36:
+        m = dst - 37
+        s.pos.goal[p] |= 1 << m
+        key ^= ZOB[Z_GOAL + p * 9 + m]
+    else:
+        i = dst - 1
+        o = s.pos.owner[i]
+        c = s.pos.count[i]
+        if o >= 0 and o != p:
+            hit = o
+            key ^= ZOB[Z_TONGUE + (o * 36 + i) * 10 + 1]
+            oc = s.pos.out[o]
+            if oc:
+                key ^= ZOB[Z_OUT + o * 10 + oc]
+            key ^= ZOB[Z_OUT + o * 10 + oc + 1]
+            s.pos.out[o] = oc + 1
+            c = 0
+        if c:
+            key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c]
+        key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
+        s.pos.owner[i] = p
+        s.pos.count[i] = c + 1
+    s.key = key
+    return hit
+
+cdef void unmake_step(State *s, int p, int src, int dst, int hit, uint64_t key) noexcept nogil:
+    """Undo make_step; ``key`` is the key before it."""
+    cdef int i, c
+    if dst > 36:
+        s.pos.goal[p] &= ~(1 << (dst - 37))
+    else:
+        i = dst - 1
+        c = s.pos.count[i]
+        if c > 1:
+            s.pos.count[i] = c - 1
+        elif hit >= 0:
+            s.pos.out[hit] -= 1
+            s.pos.owner[i] = hit
+            s.pos.count[i] = 1
+        else:
+            s.pos.owner[i] = -1
+            s.pos.count[i] = 0
+    if src == 0:
+        s.pos.out[p] += 1
+    else:
+        i = src - 1
+        s.pos.owner[i] = p
+        s.pos.count[i] += 1
+    s.key = key
+
+cdef int step_value(State *s, int p, int direction, int src, int dst) noexcept nogil:
+    cdef int seat = s.seats[p], d
+    if src == 0:
+        if dst < 1 or dst > 36:
+            return 0
+        d = dst - 9 * seat if direction == CW else 9 * seat + 10 - dst
+    elif dst > 36:
+        if direction != CW:
+            return 0
+        d = (9 * seat + 8 - (src - 1) + 36) % 36 + (dst - 36)
+    elif direction == CW:
+        d = (dst - src + 36) % 36
+    else:
+        d = (src - dst + 36) % 36
+    return d if 1 <= d <= 9 else 0
+
+
+# ------------------------------------------------------------ turn search
+cdef void record(Gen *g, State *s, uint64_t cm) noexcept nogil:
+    cdef uint64_t key = s.key
+    cdef uint32_t h = <uint32_t>(key ^ (key >> 32)) & (TABLE_SIZE - 1)
+    cdef Result *r
+    cdef char a[TEXT_LEN]
+    cdef char b[TEXT_LEN]
+    while g.stamps[h] == g.stamp:
+        r = &g.results[g.slots[h]]
+        if r.key == key and memcmp(&r.pos, &s.pos, sizeof(Pos)) == 0:
+            if g.want_rep:
+                render(cm, a)
+                render(r.cm, b)
+                if strcmp(a, b) < 0:
+                    r.cm = cm
+            return
+        h = (h + 1) & (TABLE_SIZE - 1)
+    if g.nresults >= MAX_RESULTS:  # cannot happen (see TABLE_SIZE); never overflow
+        return
+    g.stamps[h] = g.stamp
+    g.slots[h] = g.nresults
+    r = &g.results[g.nresults]
+    r.key = key
+    r.cm = cm
+    memcpy(&r.pos, &s.pos, sizeof(Pos))
+    g.nresults += 1
+
+cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
+              uint64_t cm) noexcept nogil:
+    cdef int ov[32]
+    cdef int osrc[32]
+    cdef int odst[32]
+    cdef int nopt = 0, j, k, hit, v, i, skipped
+    cdef int rest[3]
+    cdef uint64_t key
+    if s.pos.goal[p] != FULL_GOAL:
+        nopt = options(s, p, direction, vals, nvals, ov, osrc, odst)
+    if nopt == 0:
+        if turn_len(cm) > 0:
+            record(g, s, cm)
+        return
+    for j in range(nopt):
+        v = ov[j]
+        # the unused values without one copy of v
+        k = 0
+        skipped = 0
+        for i in range(nvals):
+            if vals[i] == v and not skipped:
+                skipped = 1
+            else:
+                rest[k] = vals[i]
+                k += 1
+        key = s.key
+        hit = make_step(s, p, osrc[j], odst[j])
+        dfs(g, s, p, direction, rest, k, add_step(cm, osrc[j], odst[j]))
+        unmake_step(s, p, osrc[j], odst[j], hit, key)
+
+cdef int generate(Gen *g, State *s, bint want_rep) noexcept nogil:
+    """Every distinct turn of the player to move into g.results; returns the
+    count (a pass counts as one move, recorded with cm 0)."""
+    cdef int vals[3]
+    cdef int total = ROLL_SUM[s.roll]
+    g.stamp += 1
+    if g.stamp == 0:
+        memset(g.stamps, 0, sizeof(g.stamps))
+        g.stamp = 1
+    g.nresults = 0
+    g.want_rep = want_rep
+    vals[0] = ROLL_VALUES[s.roll][0]
+    vals[1] = ROLL_VALUES[s.roll][1]
+    vals[2] = ROLL_VALUES[s.roll][2]
+    if total >= 15:
+        dfs(g, s, s.to_move, CW, vals, 3, CW)
+    if total <= 15:
+        dfs(g, s, s.to_move, CCW, vals, 3, CCW)
+    if g.nresults == 0:
+        g.results[0].cm = 0
+        g.results[0].key = s.key
+        memcpy(&g.results[0].pos, &s.pos, sizeof(Pos))
+        g.nresults = 1
+    return g.nresults
+
+cdef int sorted_moves(Gen *g, State *s, TextMove *out) noexcept nogil:
+    """The representatives in notation order into ``out`` (room for MAX_RESULTS)."""
+    cdef int n = generate(g, s, 1), i
+    for i in range(n):
+        out[i].cm = g.results[i].cm
+        render(out[i].cm, out[i].text)
+    qsort(out, n, sizeof(TextMove), cmp_text)
+    return n
+
+
+# ------------------------------------------------------------ make / unmake
+cdef void push_roll(State *s, int r, Undo *u) noexcept nogil:
+    cdef int i, top, ntied, j
+    cdef int tied[4]
+    u.key = s.key
+    u.roll = s.roll
+    u.to_move = s.to_move
+    if not s.rolloff:
+        u.kind = 1
+        s.roll = r
+        s.key ^= ZOB[Z_ROLL + r]
+        return
+    u.kind = 2
+    u.rolloff = s.rolloff
+    u.ncont = s.ncont
+    u.nsums = s.nsums
+    for i in range(4):
+        u.cont[i] = s.cont[i]
+        u.sums[i] = s.sums[i]
+    s.key ^= ZOB[Z_RSUM + s.cont[s.nsums] * 27 + ROLL_SUM[r]]
+    s.sums[s.nsums] = ROLL_SUM[r]
+    s.nsums += 1
+    if s.nsums < s.ncont:
+        return
+    top = 0
+    for i in range(s.ncont):
+        if s.sums[i] > top:
+            top = s.sums[i]
+    ntied = 0
+    for i in range(s.ncont):
+        if s.sums[i] == top:
+            tied[ntied] = s.cont[i]
+            ntied += 1
+    # remove the old roll-off from the key
+    for i in range(s.ncont):
+        s.key ^= ZOB[Z_CONT + s.cont[i]] ^ ZOB[Z_RSUM + s.cont[i] * 27 + s.sums[i]]
+    if ntied == 1:
+        s.rolloff = 0
+        s.ncont = 0
+        s.nsums = 0
+        s.to_move = tied[0]
+        s.key ^= ZOB[Z_TOMOVE + tied[0]]
+        return
+    s.ncont = ntied
+    s.nsums = 0
+    for j in range(ntied):
+        s.cont[j] = tied[j]
+        s.key ^= ZOB[Z_CONT + tied[j]]
+
+cdef void push_turn(State *s, uint64_t cm, Undo *u) noexcept nogil:
+    cdef int p = s.to_move, i
+    u.kind = 0
+    u.key = s.key
+    u.roll = s.roll
+    u.to_move = p
+    u.nsteps = turn_len(cm)
+    for i in range(u.nsteps):
+        u.src[i] = step_src(cm, i)
+        u.dst[i] = step_dst(cm, i)
+        u.hit[i] = make_step(s, p, u.src[i], u.dst[i])
+    s.key ^= ZOB[Z_ROLL + s.roll] ^ ZOB[Z_TOMOVE + p]
+    s.roll = -1
+    s.to_move = (p + 1) % s.n
+    s.key ^= ZOB[Z_TOMOVE + s.to_move]
+    s.plies += 1
+
+cdef void pop_any(State *s, Undo *u) noexcept nogil:
+    cdef int i, p
+    cdef uint64_t key = u.key
+    if u.kind == 1:
+        s.roll = u.roll
+    elif u.kind == 2:
+        s.rolloff = u.rolloff
+        s.ncont = u.ncont
+        s.nsums = u.nsums
+        for i in range(4):
+            s.cont[i] = u.cont[i]
+            s.sums[i] = u.sums[i]
+        s.to_move = u.to_move
+    else:
+        p = u.to_move
+        for i in range(u.nsteps - 1, -1, -1):
+            unmake_step(s, p, u.src[i], u.dst[i], u.hit[i], key)
+        s.to_move = p
+        s.roll = u.roll
+        s.plies -= 1
+    s.key = key
+
+cdef inline void push_cm(State *s, uint64_t cm, Undo *u) noexcept nogil:
+    if cm >= ROLL_FLAG:
+        push_roll(s, <int>(cm - ROLL_FLAG), u)
+    else:
+        push_turn(s, cm, u)
+
+
+# ------------------------------------------------------------ perft / playouts
+cdef uint64_t perft(Gen *g, State *s, int depth, bint count_finished) noexcept nogil:
+    cdef uint64_t total = 0
+    cdef int player, r, n, i
+    cdef Undo u
+    cdef uint64_t *cms
+    if depth == 0:
+        return 1
+    player = player_of(s)
+    if player == TERMINAL:
+        return 1 if count_finished else 0
+    if player == CHANCE:
+        for r in range(216):
+            push_roll(s, r, &u)
+            total += perft(g, s, depth, count_finished)
+            pop_any(s, &u)
+        return total
+    n = generate(g, s, 0)
+    if depth == 1:
+        return <uint64_t>n
+    cms = <uint64_t *>malloc(n * sizeof(uint64_t))
+    if cms == NULL:
+        return 0
+    for i in range(n):
+        cms[i] = g.results[i].cm
+    for i in range(n):
+        push_turn(s, cms[i], &u)
+        total += perft(g, s, depth - 1, count_finished)
+        pop_any(s, &u)
+    free(cms)
+    return total
+
+
+cdef class SchuftCore:
+    """The Cython core of Schuft (see the module docstring)."""
+
+    cdef State s
+    cdef Gen *gen
+    cdef TextMove *texts
+    cdef Undo *undo
+    cdef int nundo
+    cdef int capundo
+
+    def __cinit__(self, *args, **kwargs):
+        self.gen = <Gen *>malloc(sizeof(Gen))
+        self.texts = <TextMove *>malloc(MAX_RESULTS * sizeof(TextMove))
+        self.capundo = 64
+        self.undo = <Undo *>malloc(self.capundo * sizeof(Undo))
+        if self.gen == NULL or self.texts == NULL or self.undo == NULL:
+            raise MemoryError()
+        memset(self.gen.stamps, 0, sizeof(self.gen.stamps))
+        self.gen.stamp = 0
+        self.nundo = 0
+        memset(&self.s, 0, sizeof(State))
+        self.s.n = 2
+        self.s.roll = -1
+        self.s.cap = -1
+
+    def __dealloc__(self):
+        free(self.gen)
+        free(self.texts)
+        free(self.undo)
+
+    # ---- state
+    def _core_set_state(self, state):
+        cdef State *s = &self.s
+        cdef int i
+        (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = state
+        memset(s, 0, sizeof(State))
+        s.n = n
+        seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[n]
+        for i in range(n):
+            s.seats[i] = seats[i]
+        for i in range(36):
+            s.pos.owner[i] = owners[i]
+            s.pos.count[i] = counts[i]
+        for i in range(n):
+            s.pos.goal[i] = goals[i]
+            s.pos.out[i] = outs[i]
+        s.to_move = to_move
+        s.roll = roll
+        s.plies = plies
+        s.cap = cap
+        if rolloff is not None:
+            s.rolloff = 1
+            s.ncont = len(rolloff[0])
+            for i in range(s.ncont):
+                s.cont[i] = rolloff[0][i]
+            s.nsums = len(rolloff[1])
+            for i in range(s.nsums):
+                s.sums[i] = rolloff[1][i]
+        self.nundo = 0
+        s.key = self._compute_key()
+
+    def _core_get_state(self):
+        cdef State *s = &self.s
+        rolloff = None
+        if s.rolloff:
+            rolloff = (tuple([s.cont[i] for i in range(s.ncont)]),
+                       tuple([s.sums[i] for i in range(s.nsums)]))
+        return (s.n, tuple([s.pos.owner[i] for i in range(36)]),
+                tuple([s.pos.count[i] for i in range(36)]),
+                tuple([s.pos.goal[i] for i in range(s.n)]),
+                tuple([s.pos.out[i] for i in range(s.n)]),
+                s.to_move, s.roll, s.plies, s.cap, rolloff)
+
+    cdef uint64_t _compute_key(self):
+        cdef State *s = &self.s
+        cdef uint64_t key = 0
+        cdef int i, p, m
+        for i in range(36):
+            if s.pos.count[i]:
+                key ^= ZOB[Z_TONGUE + (s.pos.owner[i] * 36 + i) * 10 + s.pos.count[i]]
+        for p in range(s.n):
+            for m in range(9):
+                if (s.pos.goal[p] >> m) & 1:
+                    key ^= ZOB[Z_GOAL + p * 9 + m]
+            if s.pos.out[p]:
+                key ^= ZOB[Z_OUT + p * 10 + s.pos.out[p]]
+        if s.to_move >= 0:
+            key ^= ZOB[Z_TOMOVE + s.to_move]
+        if s.roll >= 0:
+            key ^= ZOB[Z_ROLL + s.roll]
+        if s.rolloff:
+            for i in range(s.ncont):
+                key ^= ZOB[Z_CONT + s.cont[i]]
+            for i in range(s.nsums):
+                key ^= ZOB[Z_RSUM + s.cont[i] * 27 + s.sums[i]]
+        return key
+
+    def _core_key(self):
+        return self.s.key
+
+    def _core_player(self):
+        return player_of(&self.s)
+
+    # ---- moves
+    def _core_moves(self):
+        cdef int n, i
+        if player_of(&self.s) < 0:
+            return []
+        n = sorted_moves(self.gen, &self.s, self.texts)
+        return [self.texts[i].cm for i in range(n)]
+
+    def _core_count(self):
+        if player_of(&self.s) < 0:
+            return 0
+        return generate(self.gen, &self.s, 0)
+
+    cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept:
+        """Play the steps of cm, each checked; returns the steps made or -1
+        (then nothing is left made)."""
+        cdef State *s = &self.s
+        cdef int p = s.to_move, direction = <int>(cm & 3), total = ROLL_SUM[s.roll]
+        cdef int i, j, d, n, found
+        cdef int src[16]
+        cdef int dst[16]
+        if direction == 0 or (direction == CW and total < 15) or (direction == CCW and total > 15):
+            return -1
+        nvals[0] = 3
+        for i in range(3):
+            vals[i] = ROLL_VALUES[s.roll][i]
+        u.key = s.key
+        u.nsteps = 0
+        for i in range(turn_len(cm)):
+            found = 0
+            if s.pos.goal[p] != FULL_GOAL:
+                d = step_value(s, p, direction, step_src(cm, i), step_dst(cm, i))
+                for j in range(nvals[0]):
+                    if vals[j] == d and d:
+                        found = 1
+                        vals[j] = vals[nvals[0] - 1]
+                        nvals[0] -= 1
+                        break
+            if found:
+                found = 0
+                n = steps_for(s, p, direction, d, src, dst)
+                for j in range(n):
+                    if src[j] == step_src(cm, i) and dst[j] == step_dst(cm, i):
+                        found = 1
+            if not found:
+                for j in range(u.nsteps - 1, -1, -1):
+                    unmake_step(s, p, u.src[j], u.dst[j], u.hit[j], u.key)
+                s.key = u.key
+                return -1
+            u.src[i] = step_src(cm, i)
+            u.dst[i] = step_dst(cm, i)
+            u.hit[i] = make_step(s, p, u.src[i], u.dst[i])
+            u.nsteps = i + 1
+        return u.nsteps
+
+    cdef void _unplay(self, Undo *u) noexcept:
+        cdef int j
+        for j in range(u.nsteps - 1, -1, -1):
+            unmake_step(&self.s, self.s.to_move, u.src[j], u.dst[j], u.hit[j], u.key)
+        self.s.key = u.key
+
+    def _core_step_options(self, cm_obj):
+        cdef uint64_t cm
+        cdef Undo u
+        cdef int vals[3]
+        cdef int nvals = 0, nopt = 0, j
+        cdef int ov[32]
+        cdef int osrc[32]
+        cdef int odst[32]
+        if player_of(&self.s) < 0 or cm_obj < 0 or cm_obj >= DEF_ROLL_FLAG:
+            return None
+        cm = cm_obj
+        if self._play_checked(cm, &u, vals, &nvals) < 0:
+            return None
+        if self.s.pos.goal[self.s.to_move] != FULL_GOAL:
+            nopt = options(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals, ov, osrc, odst)
+        self._unplay(&u)
+        return [(ov[j], osrc[j], odst[j]) for j in range(nopt)]
+
+    def _core_canonical(self, cm_obj):
+        cdef uint64_t cm
+        cdef Undo u
+        cdef int vals[3]
+        cdef int nvals = 0, nopt = 0, j, n
+        cdef int ov[32]
+        cdef int osrc[32]
+        cdef int odst[32]
+        cdef Pos target
+        cdef uint64_t key
+        if player_of(&self.s) < 0 or cm_obj < 0 or cm_obj >= DEF_ROLL_FLAG:
+            return -1
+        cm = cm_obj
+        n = generate(self.gen, &self.s, 1)
+        if cm == 0:
+            return 0 if n == 1 and self.gen.results[0].cm == 0 else -1
+        if turn_len(cm) == 0 or self._play_checked(cm, &u, vals, &nvals) < 0:
+            return -1
+        if self.s.pos.goal[self.s.to_move] != FULL_GOAL:
+            nopt = options(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals, ov, osrc, odst)
+        memcpy(&target, &self.s.pos, sizeof(Pos))
+        key = self.s.key
+        self._unplay(&u)
+        if nopt:
+            return -1
+        for j in range(n):
+            if self.gen.results[j].key == key and \
+                    memcmp(&self.gen.results[j].pos, &target, sizeof(Pos)) == 0:
+                return self.gen.results[j].cm
+        return -1
+
+    def _core_is_legal(self, cm_obj):
+        if cm_obj >= DEF_ROLL_FLAG:
+            return player_of(&self.s) == CHANCE and 0 <= cm_obj - DEF_ROLL_FLAG < 216
+        return self._core_canonical(cm_obj) >= 0
+
+    def _core_push(self, cm_obj):
+        cdef uint64_t cm = cm_obj
+        if self.nundo == self.capundo:
+            new = <Undo *>realloc(self.undo, 2 * self.capundo * sizeof(Undo))
+            if new == NULL:
+                raise MemoryError()
+            self.undo = new
+            self.capundo *= 2
+        push_cm(&self.s, cm, &self.undo[self.nundo])
+        self.nundo += 1
+
+    def _core_pop(self):
+        if self.nundo == 0:
+            raise IndexError("nothing to undo")
+        self.nundo -= 1
+        pop_any(&self.s, &self.undo[self.nundo])
+
+    # ---- search
+    def _core_perft(self, int depth, count_finished):
+        cdef uint64_t total
+        cdef bint cf = bool(count_finished)
+        if self.s.rolloff:
+            raise ValueError("perft is not defined during the opening roll-off")
+        with nogil:
+            total = perft(self.gen, &self.s, depth, cf)
+        return total
+
+    def _core_playouts(self, int n, uint64_t seed, int max_plies):
+        cdef uint64_t rng = seed
+        cdef uint64_t plies = 0
+        cdef int draws = 0, unfinished = 0, game, turns, player, w, k, ok = 1
+        cdef int wins[4]
+        cdef State saved
+        cdef Undo u
+        cdef State *s = &self.s
+        memset(wins, 0, sizeof(wins))
+        memcpy(&saved, s, sizeof(State))
+        with nogil:
+            for game in range(n):
+                turns = 0
+                while True:
+                    player = player_of(s)
+                    if player == TERMINAL:
+                        w = winner(s)
+                        if w >= 0:
+                            wins[w] += 1
+                        else:
+                            draws += 1
+                        break
+                    if max_plies >= 0 and turns >= max_plies:
+                        unfinished += 1
+                        break
+                    if player == CHANCE:
+                        push_roll(s, <int>brett_rng_below(&rng, 216), &u)
+                    else:
+                        k = sorted_moves(self.gen, s, self.texts)
+                        push_turn(s, self.texts[brett_rng_below(&rng, <uint32_t>k)].cm, &u)
+                        turns += 1
+                plies += <uint64_t>turns
+                memcpy(s, &saved, sizeof(State))
+        return [wins[i] for i in range(self.s.n)], draws, unfinished, plies
