@@ -1,0 +1,390 @@
+"""Phutball core in plain Python: the readable twin of ``_phutball_c.pyx`` and the oracle.
+
+Coordinates
+    A *cell* is ``row * columns + column`` with ``row`` in ``0 .. rows + 1`` and
+    ``column`` in ``0 .. columns - 1``.  Rows ``1 .. rows`` are the board (row 1
+    at the bottom); rows ``0`` and ``rows + 1`` are the virtual points beyond the
+    goal lines, where only a ball that jumped off the board can lie (P1).
+
+Core moves (the same values on both twins)
+    * a placement is the ``int`` cell of the man placed;
+    * a ball move is a ``tuple`` of cells: the ball's start, then every landing
+      point of the path (at least one jump).
+
+Canonical order of :meth:`_core_moves`
+    placements by ascending cell, then the jump paths in depth-first order:
+    from the ball try the directions ``N, NE, E, SE, S, SW, W, NW`` (index 0..7)
+    in turn; each possible jump first yields its path, then (unless it left the
+    board) every continuation from its landing point.
+
+State for ``_core_set_state`` / ``_core_get_state``
+    ``(columns, rows, men, ball, side, ply, cap)``: ``men`` a sorted tuple of
+    cells, ``ball`` a cell, ``side`` 0 or 1, ``ply`` the number of moves made
+    (only used with a cap), ``cap`` the ply cap or -1.
+
+Status codes of :meth:`_core_status`
+    0 running, 1 player 0 won (ball on or beyond row ``rows``), 2 player 1 won
+    (ball on or beyond row 1), 3 draw by the ply cap, 4 the player to move has
+    no legal move and loses (P5).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+from ._rng import SplitMix64, zobrist_table
+
+MAX_SIZE = 25
+MAX_CELLS = MAX_SIZE * (MAX_SIZE + 2)
+ZOBRIST_SEED = 0x50485554_42414C4C  # "PHUTBALL"
+ZOBRIST = zobrist_table(ZOBRIST_SEED, 2 * MAX_CELLS + 1)
+"""Keys: a man on cell c → ``ZOBRIST[c]``; the ball on c → ``ZOBRIST[MAX_CELLS + c]``;
+player 1 to move → ``ZOBRIST[2 * MAX_CELLS]``."""
+SIDE_KEY = ZOBRIST[2 * MAX_CELLS]
+
+DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""(d column, d row) for N, NE, E, SE, S, SW, W, NW: the direction index order."""
+
+RUNNING, TOP_WINS, BOTTOM_WINS, CAP_DRAW, NO_MOVE = 0, 1, 2, 3, 4
+CHANCE, TERMINAL = -1, -4
+
+CoreMove = Union[int, tuple[int, ...]]
+
+
+class PhutballCore:
+    """Board of men and a ball, make/unmake with an undo stack, perft, playouts."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # The public class's __init__ sets the state; nothing to do here.
+        pass
+
+    # ------------------------------------------------------------ state
+    def _core_set_state(self, state: tuple[Any, ...]) -> None:
+        columns, rows, men, ball, side, ply, cap = state
+        self._cols = int(columns)
+        self._rows = int(rows)
+        self._man = [False] * ((self._rows + 2) * self._cols)
+        for c in men:
+            self._man[c] = True
+        self._nmen = len(men)
+        self._ball = int(ball)
+        self._side = int(side)
+        self._ply = int(ply)
+        self._cap = int(cap)
+        self._undo: list[tuple[Any, ...]] = []
+        key = ZOBRIST[MAX_CELLS + self._ball] ^ (SIDE_KEY if self._side else 0)
+        for c in men:
+            key ^= ZOBRIST[c]
+        self._key = key
+
+    def _core_get_state(self) -> tuple[Any, ...]:
+        men = tuple(c for c, m in enumerate(self._man) if m)
+        return (self._cols, self._rows, men, self._ball, self._side, self._ply, self._cap)
+
+    def _core_key(self) -> int:
+        return self._key
+
+    # ------------------------------------------------------------ geometry
+    def _row(self, cell: int) -> int:
+        return cell // self._cols
+
+    def _jump_target(self, cell: int, d: int) -> int:
+        """Where the ball on ``cell`` lands jumping in direction ``d``, or -1.
+
+        The neighbour must hold a man; the ball passes the whole run of men and
+        lands on the first point beyond it, which must lie within the columns
+        (rows 0 and ``rows + 1`` allowed, corners beyond them not).
+        """
+        dc, dr = DIRECTIONS[d]
+        cols, rows = self._cols, self._rows
+        col, row = cell % cols + dc, cell // cols + dr
+        if not (0 <= col < cols and 1 <= row <= rows and self._man[row * cols + col]):
+            return -1
+        while 0 <= col < cols and 1 <= row <= rows and self._man[row * cols + col]:
+            col += dc
+            row += dr
+        if not 0 <= col < cols:
+            return -1  # over a sideline, or beyond a corner
+        return row * cols + col
+
+    def _between(self, start: int, end: int, d: int) -> list[int]:
+        """The cells strictly between ``start`` and ``end`` along direction ``d``."""
+        dc, dr = DIRECTIONS[d]
+        step = dr * self._cols + dc
+        return list(range(start + step, end, step))
+
+    def _beyond(self, cell: int) -> bool:
+        row = cell // self._cols
+        return row == 0 or row == self._rows + 1
+
+    def _core_jump_target(self, d: int) -> int:
+        """The landing cell of a jump of the ball in direction ``d`` (0..7), or -1."""
+        if self._beyond(self._ball):
+            return -1
+        return self._jump_target(self._ball, d)
+
+    # ------------------------------------------------------------ status
+    def _empties(self) -> int:
+        return self._rows * self._cols - self._nmen - (0 if self._beyond(self._ball) else 1)
+
+    def _has_jump(self) -> bool:
+        return any(self._jump_target(self._ball, d) >= 0 for d in range(8))
+
+    def _core_status(self) -> int:
+        row = self._row(self._ball)
+        if row >= self._rows:
+            return TOP_WINS
+        if row <= 1:
+            return BOTTOM_WINS
+        if 0 <= self._cap <= self._ply:
+            return CAP_DRAW
+        if self._empties() == 0 and not self._has_jump():
+            return NO_MOVE
+        return RUNNING
+
+    def _core_player(self) -> int:
+        return TERMINAL if self._core_status() != RUNNING else self._side
+
+    # ------------------------------------------------------------ move generation
+    def _paths(self, path: list[int], out: list[tuple[int, ...]]) -> None:
+        """Depth-first: every jump path continuing ``path``, men removed and restored."""
+        here = path[-1]
+        for d in range(8):
+            land = self._jump_target(here, d)
+            if land < 0:
+                continue
+            path.append(land)
+            out.append(tuple(path))
+            if not self._beyond(land):
+                jumped = self._between(here, land, d)
+                for c in jumped:
+                    self._man[c] = False
+                self._paths(path, out)
+                for c in jumped:
+                    self._man[c] = True
+            path.pop()
+
+    def _count_paths(self, here: int) -> int:
+        total = 0
+        for d in range(8):
+            land = self._jump_target(here, d)
+            if land < 0:
+                continue
+            total += 1
+            if not self._beyond(land):
+                jumped = self._between(here, land, d)
+                for c in jumped:
+                    self._man[c] = False
+                total += self._count_paths(land)
+                for c in jumped:
+                    self._man[c] = True
+        return total
+
+    def _placements(self) -> list[int]:
+        cols = self._cols
+        return [c for c in range(cols, (self._rows + 1) * cols)
+                if not self._man[c] and c != self._ball]
+
+    def _core_moves(self) -> list[CoreMove]:
+        if self._core_status() != RUNNING:
+            return []
+        moves: list[CoreMove] = list(self._placements())
+        paths: list[tuple[int, ...]] = []
+        self._paths([self._ball], paths)
+        moves.extend(paths)
+        return moves
+
+    def _core_count(self) -> int:
+        if self._core_status() != RUNNING:
+            return 0
+        return self._empties() + self._count_paths(self._ball)
+
+    def _core_is_legal(self, cm: Any) -> bool:
+        if self._core_status() != RUNNING:
+            return False
+        if type(cm) is int:
+            return (self._cols <= cm < (self._rows + 1) * self._cols
+                    and not self._man[cm] and cm != self._ball)
+        if type(cm) is not tuple or len(cm) < 2 or cm[0] != self._ball:
+            return False
+        removed: list[int] = []
+        ok = True
+        here = self._ball
+        for i, land in enumerate(cm[1:], 1):
+            d = self._direction_to(here, land)
+            if d < 0 or self._beyond(here):
+                ok = False
+                break
+            jumped = self._between(here, land, d)
+            for c in jumped:
+                self._man[c] = False
+            removed.extend(jumped)
+            here = land
+            if self._beyond(land) and i != len(cm) - 1:
+                ok = False
+                break
+        for c in removed:
+            self._man[c] = True
+        return ok
+
+    def _direction_to(self, here: int, land: Any) -> int:
+        """The direction in which ``here`` jumps to ``land``, or -1 if it cannot."""
+        if type(land) is not int:
+            return -1
+        for d in range(8):
+            if self._jump_target(here, d) == land:
+                return d
+        return -1
+
+    # ------------------------------------------------------------ make / unmake
+    def _core_push(self, cm: CoreMove) -> None:
+        old_key, old_ball = self._key, self._ball
+        if isinstance(cm, int):
+            self._man[cm] = True
+            self._nmen += 1
+            self._key ^= ZOBRIST[cm]
+            self._undo.append((cm, old_key, old_ball, ()))
+        else:
+            removed: list[int] = []
+            here = cm[0]
+            for land in cm[1:]:
+                d = self._direction_to(here, land)
+                for c in self._between(here, land, d):
+                    self._man[c] = False
+                    self._key ^= ZOBRIST[c]
+                    removed.append(c)
+                here = land
+            self._nmen -= len(removed)
+            self._ball = here
+            self._key ^= ZOBRIST[MAX_CELLS + old_ball] ^ ZOBRIST[MAX_CELLS + here]
+            self._undo.append((-1, old_key, old_ball, tuple(removed)))
+        self._side ^= 1
+        self._key ^= SIDE_KEY
+        self._ply += 1
+
+    def _core_pop(self) -> None:
+        placed, old_key, old_ball, removed = self._undo.pop()
+        if placed >= 0:
+            self._man[placed] = False
+            self._nmen -= 1
+        else:
+            for c in removed:
+                self._man[c] = True
+            self._nmen += len(removed)
+        self._ball = old_ball
+        self._key = old_key
+        self._side ^= 1
+        self._ply -= 1
+
+    # ------------------------------------------------------------ perft
+    def _perft(self, depth: int, count_finished: bool) -> int:
+        if self._core_status() != RUNNING:
+            return 1 if count_finished else 0
+        if depth == 1:
+            # Bulk count: every empty point is a placement, every path a move.
+            return self._empties() + self._count_paths(self._ball)
+        total = 0
+        for c in self._placements():
+            self._core_push(c)
+            total += self._perft(depth - 1, count_finished)
+            self._core_pop()
+        total += self._perft_paths(self._ball, depth, count_finished)
+        return total
+
+    def _perft_paths(self, here: int, depth: int, count_finished: bool) -> int:
+        """perft(depth - 1) after every jump path from ``here``, made in place."""
+        total = 0
+        for d in range(8):
+            land = self._jump_target(here, d)
+            if land < 0:
+                continue
+            jumped = self._between(here, land, d)
+            for c in jumped:
+                self._man[c] = False
+            self._nmen -= len(jumped)  # removed until the path is taken back
+            # The path ending here is a whole move: flip the side and count below.
+            saved = self._ball
+            self._ball = land
+            self._side ^= 1
+            self._ply += 1
+            total += self._perft(depth - 1, count_finished)
+            self._side ^= 1
+            self._ply -= 1
+            self._ball = saved
+            if not self._beyond(land):
+                total += self._perft_paths(land, depth, count_finished)
+            self._nmen += len(jumped)
+            for c in jumped:
+                self._man[c] = True
+        return total
+
+    def _core_perft(self, depth: int, count_finished: bool) -> int:
+        if depth == 0:
+            return 1
+        return self._perft(depth, bool(count_finished))
+
+    # ------------------------------------------------------------ playouts
+    def _nth_path(self, path: list[int], k: list[int]) -> bool:
+        """Extend ``path`` to the ``k[0]``-th jump path in canonical order."""
+        here = path[-1]
+        for d in range(8):
+            land = self._jump_target(here, d)
+            if land < 0:
+                continue
+            path.append(land)
+            if k[0] == 0:
+                return True
+            k[0] -= 1
+            if not self._beyond(land):
+                jumped = self._between(here, land, d)
+                for c in jumped:
+                    self._man[c] = False
+                found = self._nth_path(path, k)
+                for c in jumped:
+                    self._man[c] = True
+                if found:
+                    return True
+            path.pop()
+        return False
+
+    def _random_move(self, rng: SplitMix64) -> CoreMove:
+        """A uniformly random legal move: index ``rng.below(count)`` of the canonical list."""
+        empties = self._empties()
+        r = rng.below(empties + self._count_paths(self._ball))
+        if r < empties:
+            for c in range(self._cols, (self._rows + 1) * self._cols):
+                if not self._man[c] and c != self._ball:
+                    if r == 0:
+                        return c
+                    r -= 1
+        path = [self._ball]
+        self._nth_path(path, [r - empties])
+        return tuple(path)
+
+    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[Any, int, int, int]:
+        rng = SplitMix64(seed)
+        wins = [0, 0]
+        draws = unfinished = plies = 0
+        for _ in range(n):
+            made = 0
+            while True:
+                status = self._core_status()
+                if status != RUNNING:
+                    if status == TOP_WINS:
+                        wins[0] += 1
+                    elif status == BOTTOM_WINS:
+                        wins[1] += 1
+                    elif status == CAP_DRAW:
+                        draws += 1
+                    else:
+                        wins[self._side ^ 1] += 1
+                    break
+                if 0 <= max_plies <= made:
+                    unfinished += 1
+                    break
+                self._core_push(self._random_move(rng))
+                made += 1
+            plies += made
+            for _ in range(made):
+                self._core_pop()
+        return wins, draws, unfinished, plies
