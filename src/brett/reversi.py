@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Optional, Union
 
 from ._core._reversi_py import SIZES
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import InvalidMoveError, InvalidPositionError
 from .game import TERMINAL, Game, Outcome, load_cores
 
 _cores = load_cores("reversi")
@@ -110,7 +110,7 @@ def _move_table(n: int) -> tuple[ReversiMove, ...]:
     """Every move of an n x n board by core move (the pass last), built once."""
     table = _MOVE_TABLES.get(n)
     if table is None:
-        table = tuple(ReversiMove(sq, n) for sq in range(n * n)) + (ReversiMove(None, n),)
+        table = (*(ReversiMove(sq, n) for sq in range(n * n)), ReversiMove(None, n))
         _MOVE_TABLES[n] = table
         _NOTATION[n] = {str(m): m for m in table}
     return table
@@ -147,6 +147,7 @@ class _ReversiAPI(Game):
     _pass: int
     _moves: tuple[ReversiMove, ...]
     _notation: dict[str, ReversiMove]
+    _core_discs: Callable[[], tuple[int, int]]
 
     def __init__(self, size: Optional[int] = None, board: str = "square",
                  holes: Union[int, str, Iterable[str]] = 0, handicap: int = 0,
@@ -360,7 +361,7 @@ class _ReversiAPI(Game):
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:
+    def from_position(cls, text: str) -> Any:  # type: ignore[override]
         """The game at a position string (R7); :class:`InvalidPositionError` if malformed."""
         if not isinstance(text, str):
             raise InvalidPositionError(f"{text!r} is not a position string")
