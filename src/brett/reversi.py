@@ -473,10 +473,12 @@ class Reversi(_ReversiAPI, _cores.selected.ReversiCore):  # type: ignore[misc,na
     >>> game = Reversi()
     >>> [str(m) for m in game.legal_moves]
     ['d3', 'c4', 'f5', 'e6']
-    >>> game.push("f5")
-    ReversiMove(37, 8)
     >>> game.perft(3)
     56
+    >>> game.push("f5")
+    ReversiMove(37, 8)
+    >>> game.legal_actions()    # f4 d6 f6 as row * 8 + col
+    [29, 43, 45]
     """
 
 
