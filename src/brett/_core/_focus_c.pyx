@@ -1,0 +1,542 @@
+# cython: language_level=3
+"""Focus in C (Cython): the fast twin of ``_focus_py.FocusCore``.
+
+Stacks are packed 2 bits per piece (bottom piece in the low bits) with a
+separate height; ``own[p]`` bitmasks give the squares each player controls and
+``mob[p]`` the number of stack moves they have, kept up to date by make/unmake,
+so perft counts the last ply in O(1).  Move generation copies precomputed,
+ascending action lists per (rule, square, height) into a C buffer.  make/unmake
+use an undo record (the small per-move metadata plus the two stacks touched),
+the Zobrist key is updated incrementally.  Geometry, the action encoding and
+the Zobrist table come from the oracle module at import.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+from . import _focus_py as _fp
+from ._focus_py import FocusState
+
+cdef extern from "brett_bitops.h":
+    int brett_popcount64(uint64_t x) noexcept nogil
+    int brett_ctz64(uint64_t x) noexcept nogil
+
+cdef extern from "brett_rng.h":
+    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
+
+cdef int TERMINAL_ID = -4
+
+cdef enum:
+    Z_TOMOVE = 1040
+    Z_RESERVE = 1044
+    Z_CAPTURED = 1300
+    Z_RETURNED = 2324
+    Z_FIRST = 2580
+    Z_SIZE = 2584
+    GEN_SIZE = 60000
+
+cdef int8_t DEC_FROM[FC_ACTIONS]
+cdef int8_t DEC_TO[FC_ACTIONS]
+cdef uint8_t DEC_K[FC_ACTIONS]
+cdef uint8_t DEC_D[FC_ACTIONS]
+cdef int16_t MIRROR_ACT[FC_ACTIONS]
+cdef uint16_t CNT[3][52][6]
+cdef uint16_t GEN_OFF[3][52][6]
+cdef uint16_t GEN_LIST[GEN_SIZE]
+cdef uint64_t ZOB[Z_SIZE]
+cdef uint64_t ALL_SQUARES = (<uint64_t>1 << 52) - 1
+
+
+def _init_tables():
+    assert _fp.Z_TOMOVE == Z_TOMOVE and _fp.Z_RESERVE == Z_RESERVE
+    assert _fp.Z_CAPTURED == Z_CAPTURED and _fp.Z_RETURNED == Z_RETURNED
+    assert _fp.Z_FIRST == Z_FIRST and _fp.Z_SIZE == Z_SIZE
+    assert _fp.ENTRY_BASE == FC_ENTRY_BASE and _fp.NUM_ACTIONS == FC_ACTIONS
+    cdef int a, rule, sq, h, d, off = 0
+    for a in range(FC_ACTIONS):
+        src, dst, k, dist, _ = _fp.decode(a)
+        DEC_FROM[a] = src
+        DEC_TO[a] = dst
+        DEC_K[a] = k
+        DEC_D[a] = dist
+        MIRROR_ACT[a] = _fp.mirror_action(a)
+    for rule in range(3):
+        for sq in range(FC_SQUARES):
+            for h in range(6):
+                GEN_OFF[rule][sq][h] = off
+                for direction in range(4):
+                    for k, d in _fp.pairs_for(rule, h):
+                        if _fp.TARGET[sq][direction][d] >= 0:
+                            GEN_LIST[off] = _fp.stack_action(sq, direction, k, d)
+                            off += 1
+                CNT[rule][sq][h] = off - GEN_OFF[rule][sq][h]
+    assert off <= GEN_SIZE
+    for a in range(Z_SIZE):
+        ZOB[a] = _fp.ZOBRIST[a]
+
+
+_init_tables()
+
+
+# ------------------------------------------------------------------ helpers
+cdef inline uint64_t zpiece(int sq, int level, int colour) noexcept nogil:
+    return ZOB[(sq * 5 + level) * 4 + colour]
+
+
+cdef inline uint64_t zcount(int base, int count) noexcept nogil:
+    # a zero count contributes nothing (the oracle's convention)
+    return ZOB[base + count] if count else 0
+
+
+cdef inline uint64_t zstack(int sq, uint32_t stk, int h) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int level
+    for level in range(h):
+        z ^= zpiece(sq, level, (stk >> (2 * level)) & 3)
+    return z
+
+
+cdef inline int top_of(const FState* st, int sq) noexcept nogil:
+    return (st.stk[sq] >> (2 * (st.ht[sq] - 1))) & 3
+
+
+cdef inline bint can_move(const FState* st, int p) noexcept nogil:
+    if (st.m.first >> p) & 1:
+        return st.m.reserve[p] > 0 and st.m.occ != ALL_SQUARES
+    return st.m.reserve[p] > 0 or st.m.mob[p] > 0
+
+
+cdef inline int count_moves(const FState* st) noexcept nogil:
+    cdef int p = st.m.to_move
+    if st.m.reason:
+        return 0
+    if (st.m.first >> p) & 1:
+        return FC_SQUARES - brett_popcount64(st.m.occ) if st.m.reserve[p] else 0
+    return st.m.mob[p] + (FC_SQUARES if st.m.reserve[p] else 0)
+
+
+cdef inline int gen_moves(const FState* st, uint16_t* out) noexcept nogil:
+    """The legal moves in canonical (ascending) order; returns their number."""
+    cdef int p = st.m.to_move
+    cdef int n = 0, sq, c
+    cdef uint64_t bb
+    cdef bint first = (st.m.first >> p) & 1
+    if st.m.reason:
+        return 0
+    if not first:
+        bb = st.m.own[p]
+        while bb:
+            sq = brett_ctz64(bb)
+            bb &= bb - 1
+            c = CNT[st.rule][sq][st.ht[sq]]
+            memcpy(out + n, &GEN_LIST[GEN_OFF[st.rule][sq][st.ht[sq]]], c * sizeof(uint16_t))
+            n += c
+    if st.m.reserve[p]:
+        for sq in range(FC_SQUARES):
+            if not first or not ((st.m.occ >> sq) & 1):
+                out[n] = FC_ENTRY_BASE + sq
+                n += 1
+    return n
+
+
+cdef inline bint is_legal(const FState* st, int a) noexcept nogil:
+    cdef int p = st.m.to_move
+    cdef int s, t, k, d, h
+    if a < 0 or a >= FC_ACTIONS or st.m.reason:
+        return False
+    if a >= FC_ENTRY_BASE:
+        if not st.m.reserve[p]:
+            return False
+        if (st.m.first >> p) & 1:
+            return not ((st.m.occ >> (a - FC_ENTRY_BASE)) & 1)
+        return True
+    if (st.m.first >> p) & 1:
+        return False
+    s = DEC_FROM[a]
+    t = DEC_TO[a]
+    k = DEC_K[a]
+    d = DEC_D[a]
+    h = st.ht[s]
+    if t < 0 or h == 0 or top_of(st, s) != p or k > h:
+        return False
+    if st.rule == 0:
+        return d == k
+    if st.rule == 2:
+        return k == h and d == k
+    return d <= k
+
+
+cdef inline bint removal_win(const FState* st, int p) noexcept nogil:
+    """F7, 3 players; returns the reason code (2 or 3) or 0."""
+    cdef int c, total = st.m.returned[p], all3 = 1
+    for c in range(st.n):
+        total += st.m.captured[p][c]
+        if c != p and st.m.captured[p][c] < 3:
+            all3 = 0
+    if all3:
+        return 2
+    if total >= 10:
+        return 3
+    return 0
+
+
+cdef void evaluate(FState* st) noexcept nogil:
+    """Game over?  If not, skip players who cannot move (F4, F7).  No key update."""
+    cdef FMeta* m = &st.m
+    cdef int n = st.n, p, code, able = 0, winners = 0, reason = 0
+    if n == 3:
+        for p in range(3):
+            code = removal_win(st, p)
+            if code:
+                winners = 1 << p
+                reason = code
+                break
+    if not reason:
+        if n == 2:
+            if not can_move(st, m.to_move):
+                winners = 1 << (1 - m.to_move)
+                reason = 1
+        else:
+            for p in range(n):
+                if can_move(st, p):
+                    able |= 1 << p
+            if n == 4 and st.teams:
+                if not (able & 0b0101) and not (able & 0b1010):
+                    reason = 6
+                elif not (able & 0b0101):
+                    winners = 0b1010
+                    reason = 5
+                elif not (able & 0b1010):
+                    winners = 0b0101
+                    reason = 5
+            elif able == 0:
+                reason = 6
+            elif (able & (able - 1)) == 0:
+                winners = able
+                reason = 4
+            if not reason:
+                while not ((able >> m.to_move) & 1):
+                    m.to_move = (m.to_move + 1) % n
+    if not reason and st.cap >= 0 and m.ply >= st.cap:
+        reason = 7
+    if reason and st.mirror_rule and m.mirror != -2 and winners != 1:
+        winners = 1
+        reason = 8
+    m.winners = winners
+    m.reason = reason
+
+
+cdef inline void bump(FMeta* m, uint8_t* counter, int zbase) noexcept nogil:
+    m.key ^= zcount(zbase, counter[0])
+    counter[0] += 1
+    m.key ^= zcount(zbase, counter[0])
+
+
+cdef void make(FState* st, int a, FUndo* u) noexcept nogil:
+    cdef FMeta* m = &st.m
+    cdef int p = m.to_move
+    cdef int rule = st.rule
+    cdef int s, t, k, hs, rem, ht_t, H, r, c, i
+    cdef uint32_t moved, ss, ns, st_t, comb
+    u.meta = m[0]
+    m.key ^= ZOB[Z_TOMOVE + p]
+    if a >= FC_ENTRY_BASE:  # F5.2 reserve entry
+        t = a - FC_ENTRY_BASE
+        k = 1
+        moved = p
+        u.s = -1
+        m.key ^= zcount(Z_RESERVE + p * 64, m.reserve[p])
+        m.reserve[p] -= 1
+        m.key ^= zcount(Z_RESERVE + p * 64, m.reserve[p])
+        if (m.first >> p) & 1:
+            m.first &= ~(1 << p)
+            m.key ^= ZOB[Z_FIRST + p]
+    else:  # F5.1 stack move of the top k pieces
+        s = DEC_FROM[a]
+        t = DEC_TO[a]
+        k = DEC_K[a]
+        hs = st.ht[s]
+        ss = st.stk[s]
+        u.s = s
+        u.s_stk = ss
+        u.s_ht = hs
+        rem = hs - k
+        moved = ss >> (2 * rem)
+        for i in range(k):
+            m.key ^= zpiece(s, rem + i, (moved >> (2 * i)) & 3)
+        m.mob[p] -= CNT[rule][s][hs]
+        if rem == 0:
+            m.own[p] &= ~(<uint64_t>1 << s)
+            m.occ &= ~(<uint64_t>1 << s)
+            st.stk[s] = 0
+            st.ht[s] = 0
+        else:
+            ns = ss & ((<uint32_t>1 << (2 * rem)) - 1)
+            st.stk[s] = ns
+            st.ht[s] = rem
+            c = (ns >> (2 * (rem - 1))) & 3
+            if c != p:
+                m.own[p] &= ~(<uint64_t>1 << s)
+                m.own[c] |= <uint64_t>1 << s
+            m.mob[c] += CNT[rule][s][rem]
+    # the target square
+    ht_t = st.ht[t]
+    st_t = st.stk[t]
+    u.t = t
+    u.t_stk = st_t
+    u.t_ht = ht_t
+    if ht_t:
+        c = (st_t >> (2 * (ht_t - 1))) & 3
+        m.mob[c] -= CNT[rule][t][ht_t]
+        m.own[c] &= ~(<uint64_t>1 << t)
+    comb = st_t | (moved << (2 * ht_t))
+    H = ht_t + k
+    if H > 5:  # F6 overflow from the bottom
+        r = H - 5
+        m.key ^= zstack(t, st_t, ht_t)
+        for i in range(r):
+            c = (comb >> (2 * i)) & 3
+            if c == p:
+                bump(m, &m.reserve[p], Z_RESERVE + p * 64)
+                if st.n == 3:
+                    bump(m, &m.returned[p], Z_RETURNED + p * 64)
+            else:
+                bump(m, &m.captured[p][c], Z_CAPTURED + (p * 4 + c) * 64)
+        comb >>= 2 * r
+        H = 5
+        m.key ^= zstack(t, comb, 5)
+    else:
+        for i in range(k):
+            m.key ^= zpiece(t, ht_t + i, (moved >> (2 * i)) & 3)
+    st.stk[t] = comb
+    st.ht[t] = H
+    m.own[p] |= <uint64_t>1 << t
+    m.occ |= <uint64_t>1 << t
+    m.mob[p] += CNT[rule][t][H]
+    if st.mirror_rule and m.mirror != -2:  # F9
+        if p == 0:
+            m.mirror = MIRROR_ACT[a]
+        elif m.mirror == a:
+            m.mirror = -1
+        else:
+            m.mirror = -2
+    m.ply += 1
+    m.to_move = (p + 1) % st.n
+    evaluate(st)
+    m.key ^= ZOB[Z_TOMOVE + m.to_move]
+
+
+cdef inline void unmake(FState* st, const FUndo* u) noexcept nogil:
+    st.m = u.meta
+    if u.s >= 0:
+        st.stk[u.s] = u.s_stk
+        st.ht[u.s] = u.s_ht
+    st.stk[u.t] = u.t_stk
+    st.ht[u.t] = u.t_ht
+
+
+cdef uint64_t perft(FState* st, int depth, bint count_finished) noexcept nogil:
+    cdef uint16_t moves[FC_MAX_MOVES]
+    cdef FUndo u
+    cdef int i, n
+    cdef uint64_t total = 0
+    if st.m.reason:
+        return 1 if (count_finished or depth == 0) else 0
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return count_moves(st)
+    n = gen_moves(st, moves)
+    if depth == 2 and not count_finished:
+        for i in range(n):
+            make(st, moves[i], &u)
+            total += count_moves(st)
+            unmake(st, &u)
+        return total
+    for i in range(n):
+        make(st, moves[i], &u)
+        total += perft(st, depth - 1, count_finished)
+        unmake(st, &u)
+    return total
+
+
+cdef uint64_t full_key(const FState* st) noexcept nogil:
+    cdef uint64_t z = 0
+    cdef int sq, p, c
+    for sq in range(FC_SQUARES):
+        z ^= zstack(sq, st.stk[sq], st.ht[sq])
+    z ^= ZOB[Z_TOMOVE + st.m.to_move]
+    for p in range(st.n):
+        z ^= zcount(Z_RESERVE + p * 64, st.m.reserve[p])
+        z ^= zcount(Z_RETURNED + p * 64, st.m.returned[p])
+        for c in range(st.n):
+            z ^= zcount(Z_CAPTURED + (p * 4 + c) * 64, st.m.captured[p][c])
+        if (st.m.first >> p) & 1:
+            z ^= ZOB[Z_FIRST + p]
+    return z
+
+
+cdef void playouts(FState* st, long games, uint64_t seed, long cap, uint64_t* wins,
+                   uint64_t* tally) noexcept nogil:
+    """tally = [draws, unfinished, plies]; the state is restored."""
+    cdef FState saved = st[0]
+    cdef uint16_t moves[FC_MAX_MOVES]
+    cdef FUndo u
+    cdef uint64_t rng = seed
+    cdef long g, made
+    cdef int n, p
+    for g in range(games):
+        made = 0
+        while not st.m.reason and (cap < 0 or made < cap):
+            n = gen_moves(st, moves)
+            make(st, moves[brett_rng_below(&rng, n)], &u)
+            made += 1
+        tally[2] += made
+        if not st.m.reason:
+            tally[1] += 1
+        elif st.m.winners:
+            for p in range(st.n):
+                if (st.m.winners >> p) & 1:
+                    wins[p] += 1
+        else:
+            tally[0] += 1
+        st[0] = saved
+
+
+# ------------------------------------------------------------------ the class
+cdef class FocusCore:
+    """Cython Focus core (the core protocol of ``brett.game``)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.capundo = 64
+        self.nundo = 0
+        self.undo = <FUndo*>malloc(self.capundo * sizeof(FUndo))
+        if self.undo == NULL:
+            raise MemoryError()
+        self.st.n = 2
+        self.st.m.reason = 6  # an empty board until a state is loaded
+
+    def __dealloc__(self):
+        free(self.undo)
+
+    cdef void _grow(self) except *:
+        cdef FUndo* bigger = <FUndo*>realloc(self.undo, 2 * self.capundo * sizeof(FUndo))
+        if bigger == NULL:
+            raise MemoryError()
+        self.undo = bigger
+        self.capundo *= 2
+
+    def _core_set_state(self, state):
+        cdef FState* st = &self.st
+        cdef int sq, p, c, level
+        cdef uint32_t stk
+        n = state.players
+        st.n = n
+        st.teams = 1 if (state.teams and n == 4) else 0
+        st.rule = state.rule
+        st.cap = state.max_plies
+        st.mirror_rule = 1 if (state.mirror_rule and n == 2) else 0
+        st.m.occ = 0
+        for p in range(4):
+            st.m.own[p] = 0
+            st.m.mob[p] = 0
+            st.m.reserve[p] = 0
+            st.m.returned[p] = 0
+            for c in range(4):
+                st.m.captured[p][c] = 0
+        for sq in range(FC_SQUARES):
+            pieces = state.board[sq]
+            stk = 0
+            for level in range(len(pieces)):
+                stk |= (<uint32_t>pieces[level]) << (2 * level)
+            st.stk[sq] = stk
+            st.ht[sq] = len(pieces)
+            if pieces:
+                c = pieces[-1]
+                st.m.own[c] |= <uint64_t>1 << sq
+                st.m.occ |= <uint64_t>1 << sq
+                st.m.mob[c] += CNT[st.rule][sq][len(pieces)]
+        for p in range(n):
+            st.m.reserve[p] = state.reserves[p]
+            st.m.returned[p] = state.returned[p]
+            for c in range(n):
+                st.m.captured[p][c] = state.captured[p][c]
+        st.m.first = state.first
+        st.m.to_move = state.to_move
+        st.m.ply = state.ply
+        st.m.mirror = state.mirror if st.mirror_rule else -2
+        self.nundo = 0
+        evaluate(st)
+        st.m.key = full_key(st)
+
+    def _core_get_state(self):
+        cdef FState* st = &self.st
+        cdef int n = st.n
+        board = tuple(tuple((st.stk[sq] >> (2 * lv)) & 3 for lv in range(st.ht[sq]))
+                      for sq in range(FC_SQUARES))
+        return FocusState(
+            n, bool(st.teams), st.rule, st.cap, bool(st.mirror_rule), board,
+            st.m.to_move, tuple(st.m.reserve[p] for p in range(n)),
+            tuple(tuple(st.m.captured[p][c] for c in range(n)) for p in range(n)),
+            tuple(st.m.returned[p] for p in range(n)), st.m.first, st.m.ply,
+            st.m.mirror if st.mirror_rule else -2)
+
+    def _core_moves(self):
+        cdef uint16_t moves[FC_MAX_MOVES]
+        cdef int i, n = gen_moves(&self.st, moves)
+        return [moves[i] for i in range(n)]
+
+    def _core_count(self):
+        return count_moves(&self.st)
+
+    def _core_is_legal(self, cm):
+        if isinstance(cm, bool) or not isinstance(cm, int) or not 0 <= cm < FC_ACTIONS:
+            return False
+        return is_legal(&self.st, cm)
+
+    def _core_push(self, int cm):
+        if not is_legal(&self.st, cm):
+            raise ValueError(f"core move {cm} is not legal here")
+        if self.nundo == self.capundo:
+            self._grow()
+        make(&self.st, cm, &self.undo[self.nundo])
+        self.nundo += 1
+
+    def _core_pop(self):
+        if self.nundo == 0:
+            raise IndexError("no move to take back")
+        self.nundo -= 1
+        unmake(&self.st, &self.undo[self.nundo])
+
+    def _core_key(self):
+        return self.st.m.key
+
+    def _core_full_key(self):
+        """The key recomputed from scratch (tests compare it with the incremental one)."""
+        return full_key(&self.st)
+
+    def _core_player(self):
+        return TERMINAL_ID if self.st.m.reason else self.st.m.to_move
+
+    def _core_result(self):
+        if not self.st.m.reason:
+            return None
+        return (self.st.m.winners, self.st.m.reason)
+
+    def _core_perft(self, int depth, bint count_finished):
+        cdef uint64_t total
+        with nogil:
+            total = perft(&self.st, depth, count_finished)
+        return total
+
+    def _core_playouts(self, long n, uint64_t seed, long max_plies):
+        cdef uint64_t wins[4]
+        cdef uint64_t tally[3]
+        cdef int p
+        for p in range(4):
+            wins[p] = 0
+        tally[0] = tally[1] = tally[2] = 0
+        with nogil:
+            playouts(&self.st, n, seed, max_plies, wins, tally)
+        return [wins[p] for p in range(self.st.n)], tally[0], tally[1], tally[2]
