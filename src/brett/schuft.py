@@ -8,8 +8,8 @@ likely outcomes) and a **decision node** (the player's whole turn)::
     (True, -1)
     >>> game.roll("5-8-2")
     Roll(5, 8, 2)
-    >>> game.push("ccw 1/30 30/25 25/23")
-    SchuftMove('ccw', ('1/30', '30/25', '25/23'))
+    >>> game.push("ccw 17/9 1/32 9/7")   # any legal order; the representative is kept
+    SchuftMove('ccw', ('1/32', '17/9', '9/7'))
 
 A move is a whole turn; turns that lead to the same position are one move,
 recorded under the step list whose notation sorts first (S12).
@@ -37,12 +37,12 @@ import argparse
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional
+from typing import Any, Optional
 
 from ._core import _schuft_py as _py
+from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .game import CHANCE, TERMINAL, Game, Outcome, load_cores
-from ._core._rng import SplitMix64
 
 _cores = load_cores("schuft")
 
@@ -364,9 +364,9 @@ class _SchuftAPI(Game):
         """Play a turn (a ``SchuftMove`` or its notation, in any legal step order;
         the move stack records the canonical representative) or, at a chance
         node, a roll (``Roll``, ``"5-8-2"``, ``(5, 8, 2)``)."""
-        if self._core_player() == CHANCE or isinstance(move, (Roll, tuple)) \
-                or (isinstance(move, str) and _ROLL_RE.match(move.strip())):
-            return self.roll(move)
+        if isinstance(move, (Roll, tuple)) or (isinstance(move, str)
+                                               and _ROLL_RE.match(move.strip())):
+            return self.roll(Roll.parse(move))
         if self._pactions:
             raise IllegalMoveError(
                 f"cannot push {move!r}: a turn is half played through apply_action; "
@@ -411,9 +411,10 @@ class _SchuftAPI(Game):
     # ---- position string (S11)
     def position(self) -> str:
         """``tongues/goals/outs/to-move/roll/plies/cap[/roll-off][;half-played turn]``."""
-        (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = \
+        (_, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = \
             self._core_get_state()
-        tongues = ",".join(f"{LETTERS[o]}{c}" if c else "." for o, c in zip(owners, counts))
+        tongues = ",".join(f"{LETTERS[o]}{c}" if c else "."
+                           for o, c in zip(owners, counts, strict=True))
         tracks = ",".join("".join(LETTERS[p] if g >> m & 1 else "." for m in range(9))
                           for p, g in enumerate(goals))
         parts = [tongues, tracks, ",".join(map(str, outs)),
@@ -629,7 +630,7 @@ class _SchuftAPI(Game):
         if player == CHANCE:
             self.roll(Roll.from_index(action))
             return
-        for a, src, dst in self._decision_options():
+        for a, src, dst in self._decision_options():  # noqa: B007 (used after the loop)
             if a == action:
                 break
         else:
@@ -750,7 +751,7 @@ class _SchuftAPI(Game):
         (n, owners, counts, goals, outs, to_move, roll, *_rest) = self._core_get_state()
         obs: list[float] = []
         for p in range(n):
-            obs.extend(float(c) if o == p else 0.0 for o, c in zip(owners, counts))
+            obs.extend(float(c) if o == p else 0.0 for o, c in zip(owners, counts, strict=True))
             obs.extend(float(goals[p] >> m & 1) for m in range(9))
             obs.append(float(outs[p]))
         obs.extend(1.0 if to_move == p else 0.0 for p in range(4))
@@ -857,8 +858,8 @@ def _parse_position(text: str) -> tuple[Any, ...]:
         raise bad(f"out counts {out_text!r}: expected {n} numbers 0-9 separated by ','")
     outs = [int(o) for o in outs_raw]
     for p in range(n):
-        total = sum(c for o, c in zip(owners, counts) if o == p) + bin(goals[p]).count("1") \
-            + outs[p]
+        on_board = sum(c for o, c in zip(owners, counts, strict=True) if o == p)
+        total = on_board + bin(goals[p]).count("1") + outs[p]
         if total != 9:
             raise bad(f"player {letters[p]!r} has {total} pieces, not 9")
     winners = [p for p in range(n) if goals[p] == FULL_GOAL]
@@ -918,7 +919,7 @@ class Schuft(_SchuftAPI, _cores.selected.SchuftCore):  # type: ignore[misc]
     >>> game.roll("9-9-8")
     Roll(9, 9, 8)
     >>> game.legal_moves.count()
-    142
+    363
     """
 
 

@@ -1,0 +1,527 @@
+"""Schuft (rules S1-S12): hand-checked rule positions, reference perft, chance
+nodes, notation, position strings and the integer layer, on both cores."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import pickle
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from conftest import reference_vectors
+
+import brett
+from brett import cli
+from brett.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from brett.schuft import (
+    ACTION_CCW,
+    ACTION_CW,
+    ACTION_PASS,
+    NUM_ACTIONS,
+    Roll,
+    Schuft,
+    SchuftMove,
+)
+
+
+def pos(tongues: dict[int, str], goals: list[str], outs: tuple[int, ...] = (0, 0),
+        to_move: str = "r", roll: str = "-", plies: int = 0, cap: str = "-") -> str:
+    """A position string from a sparse tongue map (tongue number → 'r2')."""
+    cells = ",".join(tongues.get(i, ".") for i in range(1, 37))
+    return (f"{cells}/{','.join(goals)}/{','.join(map(str, outs))}/{to_move}/{roll}/"
+            f"{plies}/{cap}")
+
+
+def moves(game: Any) -> list[str]:
+    return [str(m) for m in game.legal_moves]
+
+
+# ------------------------------------------------------------------ the start
+def test_start_positions(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    four = cls(players=4)
+    cells = four.position().split("/")[0].split(",")
+    assert all(c.endswith("1") for c in cells)  # one piece on every tongue
+    # tongue 9q+j belongs to seat (q + PATTERN[j]) mod 4
+    assert cells[:9] == ["r1", "g1", "b1", "y1", "r1", "g1", "b1", "y1", "r1"]
+    assert cells[9:18] == ["g1", "b1", "y1", "r1", "g1", "b1", "y1", "r1", "g1"]
+    for letter in "rgby":
+        assert sum(c == f"{letter}1" for c in cells) == 9
+    two = cls(players=2).position().split("/")[0].split(",")
+    # two players sit at seats 0 and 2: the tongues of seats 1 and 3 start empty
+    assert two[:9] == ["r1", ".", "g1", ".", "r1", ".", "g1", ".", "r1"]
+    assert sum(c != "." for c in two) == 18
+    three = cls(players=3)
+    assert three.position().count("b1") == 9 and three.position().count("y") == 0
+    assert cls(players=2).is_chance_node() and cls(players=2).current_player() == brett.CHANCE
+
+
+@pytest.mark.parametrize("vector", reference_vectors("schuft"), ids=lambda v: v["id"])
+def test_reference_perft_1(backend: str, vector: dict[str, Any]) -> None:
+    game = Schuft.twin(backend)(**vector["options"])
+    for move in vector["moves"]:
+        game.push(move)
+    assert game.perft(1) == vector["perft"]["1"]
+
+
+def test_perft_conventions(backend: str) -> None:
+    game = Schuft.twin(backend)(players=2)
+    assert game.perft(0) == 1
+    game.roll("9-9-8")
+    n = game.legal_moves.count()
+    assert game.perft(1) == n == len(game.divide(1))
+    assert game.divide(1) == {m: 1 for m in game.legal_moves}
+    game.pop()
+    if backend == "python":
+        return  # the same 216-way sum as the reference test, which already ran
+    by_roll = game.divide(1)  # a chance node: {roll: perft(1)}, the roll uses no depth
+    assert len(by_roll) == 216 and all(isinstance(r, Roll) for r in by_roll)
+    assert sum(by_roll.values()) == 142656
+
+
+# ------------------------------------------------------------ dice and chance
+def test_dice_and_direction_probabilities() -> None:
+    sums = Counter(Roll.from_index(i).direction for i in range(216))
+    assert sums == {"cw": 101, "ccw": 101, "choice": 14}
+    assert {Roll.from_index(i).index for i in range(216)} == set(range(216))
+    with pytest.raises(InvalidMoveError):
+        Roll(3, 8, 2)  # die III has no 3
+    with pytest.raises(InvalidMoveError):
+        Roll.parse("5-8")
+
+
+def test_chance_nodes_and_roll_undo(backend: str) -> None:
+    game = Schuft.twin(backend)(players=3, seed=4)
+    outcomes = game.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(216))
+    assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
+    assert list(game.legal_moves) == [] and game.legal_actions() == list(range(216))
+    before, key = game.position(), hash(game)
+    assert game.roll((5, 8, 2)) == Roll(5, 8, 2)
+    assert game.position().split("/")[4] == "5-8-2"
+    assert game.peek() == Roll(5, 8, 2) and game.current_player() == 0
+    assert hash(game) != key
+    with pytest.raises(IllegalMoveError):
+        game.roll("9-9-8")  # already rolled
+    assert game.pop() == Roll(5, 8, 2)
+    assert (game.position(), hash(game)) == (before, key)
+    game.apply_action(Roll(9, 9, 8).index)
+    assert game.peek() == Roll(9, 9, 8)
+    with pytest.raises(IllegalMoveError):
+        game.push("cw 1/10")  # not legal with 9-9-8
+    game.pop()
+    with pytest.raises(IllegalMoveError):
+        game.push("cw 1/10")  # roll first
+    rolled = game.roll()  # from the game's own seeded generator
+    assert isinstance(rolled, Roll)
+    assert Schuft.twin(backend)(players=3, seed=4).roll() == rolled
+
+
+def test_direction_frequencies_chi_square() -> None:
+    game = Schuft(players=2, seed=20261129)
+    counts: Counter[str] = Counter()
+    n = 21600
+    for _ in range(n):
+        counts[game.roll().direction] += 1
+        game.pop()
+    expected = {"cw": n * 101 / 216, "ccw": n * 101 / 216, "choice": n * 14 / 216}
+    chi2 = sum((counts[k] - e) ** 2 / e for k, e in expected.items())
+    assert chi2 < 13.82  # 2 degrees of freedom, p = 0.001
+    assert counts["choice"] > 0
+
+
+# ------------------------------------------------------------ hand-checked rules
+def test_hit_and_landing(backend: str) -> None:
+    # r: one piece on 20 (eight home); g: a single on 19, a pair on 17
+    text = pos({20: "r1", 19: "g1", 17: "g2"}, ["rrrrrrrr.", "gggggg..."], roll="1-3-2")
+    game = Schuft.twin(backend).from_position(text)
+    legal = moves(game)
+    assert "ccw 20/19 19/16 16/14" in legal  # 1 hits the single g on 19
+    assert all("/17" not in m for m in legal)  # two enemy pieces: no landing
+    game.push("ccw 20/19 19/16 16/14")
+    assert game.position().split("/")[2] == "0,1"  # g has a piece out
+    assert game.position().split("/")[0].split(",")[18] == "."
+    assert game.position().split("/")[0].split(",")[13] == "r1"
+
+
+def test_three_stack_blocks_everyone_and_recheck(backend: str) -> None:
+    # r: a single on 20 and an own 3-stack on 22 (five home); cw roll 9-9-8
+    text = pos({20: "r1", 22: "r3", 35: "g1"}, ["rrrrr....", "gggggggg."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    legal = moves(game)
+    assert legal and all(m.startswith("cw 22/") for m in legal)
+    # once a piece left the stack (two remain), the piece on 20 may pass it
+    assert any(" 20/" in m for m in legal)
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        game.push("cw 20/29 22/31 22/30")
+    # an enemy 3-stack blocks too
+    text = pos({20: "r1", 24: "g3"}, ["rrrrrrrr.", "gggggg..."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    assert moves(game) == ["pass"]
+
+
+def test_forfeited_values(backend: str) -> None:
+    # r on 20, a g 3-stack on 30: one step of 8 or 9, then nothing can pass 30
+    text = pos({20: "r1", 30: "g3"}, ["rrrrrrrr.", "gggggg..."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    assert moves(game) == ["cw 20/28", "cw 20/29"]
+    game.push("cw 20/28")
+    assert game.is_chance_node() and game.current_player() == brett.CHANCE
+
+
+def test_reentry_and_sitting_out(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    # r has two pieces out; ccw re-entry with value d lands on tongue 10 - d
+    text = pos({20: "r1", 7: "g2", 9: "g1"}, ["rrrrrr...", "gggggg..."], outs=(2, 0),
+               roll="1-3-2")
+    game = cls.from_position(text)
+    legal = moves(game)
+    # values 1, 3, 2 → tongues 9 (hit), 7 (blocked by g2), 8
+    assert "ccw x/8 x/9 20/17" in legal or "ccw x/8 x/9 9/6" in legal
+    for m in legal:
+        steps = m.split()[1:]
+        assert steps[0].startswith("x/") and steps[1].startswith("x/")
+        assert "x/7" not in steps
+    # cw re-entry with value d lands on tongue d of the start quarter (seat 0)
+    text = pos({20: "r1", 35: "g1"}, ["rrrrrrr..", "gggggggg."], outs=(1, 0), roll="9-9-8")
+    game = cls.from_position(text)
+    assert all(m.split()[1] in ("x/8", "x/9") for m in moves(game))
+    # sitting out: every re-entry tongue holds two enemy pieces
+    text = pos({7: "g2", 8: "g2", 9: "g2"}, ["rrrrrrrr.", "ggg......"], outs=(1, 0),
+               roll="1-3-2")
+    game = cls.from_position(text)
+    assert moves(game) == ["pass"]
+    assert game.legal_actions() == [ACTION_PASS]
+    game.push("pass")
+    assert game.position().split("/")[3] == "g"
+
+
+def test_reentry_of_a_seat_two_player(backend: str) -> None:
+    # g (seat 2) re-enters clockwise on tongue 18 + d
+    text = pos({5: "r1"}, ["rrrrrrrr.", "gggggggg."], outs=(0, 1), to_move="g", roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    assert all(m.split()[1] in ("x/26", "x/27") for m in moves(game))
+
+
+def test_goal_entry_jumps_own_pieces(backend: str) -> None:
+    # r on 8 (one step before the corner after 9), g1-g6 home; cw roll 9-9-8
+    text = pos({8: "r1", 30: "r2", 35: "g1"}, ["rrrrrr...", "gggggggg."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    legal = moves(game)
+    # 9 from 8: passes 9, jumps g1-g6 (own), g7 → lands on g8; 8 → g7
+    assert any("8/g8" in m for m in legal) and any("8/g7" in m for m in legal)
+    # an entering piece may not run on past the goal
+    assert all("8/17" not in m and "8/16" not in m for m in legal)
+
+
+def test_goal_field_taken_moves_past_the_goal(backend: str) -> None:
+    # g8 and g7 are taken: 9 and 8 from tongue 8 run on along the ring
+    text = pos({8: "r1", 35: "g1"}, [".rrrrrrrr", "gggggggg."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    # fields g2..g9 are taken, g1 is free: 9 → g8 taken → past the goal to 17;
+    # 8 → g7 taken → 16
+    legal = moves(game)
+    assert all(m.split()[1] in ("8/16", "8/17") for m in legal)
+    # a counter-clockwise turn passes corners without effect
+    text = pos({10: "r1", 35: "g1"}, [".rrrrrrrr", "gggggggg."], roll="1-1-2")
+    game = Schuft.twin(backend).from_position(text)
+    # every order of 1, 1, 2 ends on tongue 6: one move, written in the order sorting first
+    assert moves(game) == ["ccw 10/8 8/7 7/6"]
+    assert game.push("ccw 10/9 9/8 8/6") == SchuftMove("ccw", ("10/8", "8/7", "7/6"))
+
+
+def test_ninth_piece_ends_the_game(backend: str) -> None:
+    # eight home (g5 free), the last piece on 5: 9 enters g5 and the game ends
+    text = pos({5: "r1", 20: "g1"}, ["rrrr.rrrr", "gggggggg."], roll="9-9-8")
+    game = Schuft.twin(backend).from_position(text)
+    legal = moves(game)
+    assert "cw 5/g5" in legal
+    game.push("cw 5/g5")
+    assert game.is_over() and game.current_player() == brett.TERMINAL
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0 and outcome.scores == (9, 8)
+    assert game.returns() == [1.0, -1.0]
+    assert list(game.legal_moves) == [] and game.legal_actions() == []
+    with pytest.raises(IllegalMoveError, match="over"):
+        game.roll("9-9-8")
+    assert game.perft(1) == 0 and game.perft(1, count_finished=True) == 1
+    game.pop()
+    # 8 would reach g4, which is taken, so it runs on past the goal to 13
+    assert any(m.startswith("cw 5/13") for m in legal)
+
+
+def test_sum_fifteen_choice(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    game = cls(players=2)
+    game.roll("5-8-2")
+    legal = moves(game)
+    assert any(m.startswith("cw ") for m in legal) and any(m.startswith("ccw ") for m in legal)
+    assert legal == sorted(legal)
+    assert game.legal_actions() == [ACTION_CW, ACTION_CCW]
+    # clockwise is blocked (a 3-stack right after the only piece): ccw is forced
+    text = pos({20: "r1", 21: "g3"}, ["rrrrrrrr.", "gggggg..."], roll="5-8-2")
+    game = cls.from_position(text)
+    assert moves(game) and all(m.startswith("ccw ") for m in moves(game))
+    assert game.legal_actions() == [ACTION_CCW]
+
+
+def test_merging_and_representative(backend: str) -> None:
+    game = Schuft.twin(backend)(players=2)
+    game.roll("5-8-2")
+    rep = game.push("ccw 17/9 1/32 9/7")  # any playable order
+    assert str(rep) == "ccw 1/32 17/9 9/7" and game.peek() == rep
+    game.pop()
+    assert game.push("ccw 1/32 17/9 9/7") == rep
+    game.pop()
+    legal = moves(game)
+    assert len(legal) == len(set(legal)) and legal == sorted(legal)
+    # the representative is the notation sorting first in plain string order
+    assert "ccw 1/29 13/11 25/20" in legal and "ccw 13/11 1/29 25/20" not in legal
+
+
+def test_max_plies_draw_and_roll_off(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    game = cls(players=2, max_plies=2)
+    game.roll("9-9-8")
+    game.push(next(iter(game.legal_moves)))
+    game.roll("9-9-8")
+    game.push(next(iter(game.legal_moves)))
+    outcome = game.outcome()
+    assert outcome is not None and outcome.is_draw and game.position().endswith("/2/2")
+    game = cls(players=3, first_player="roll")
+    assert game.is_chance_node() and game.position().endswith("/r,g,b")
+    with pytest.raises(brett.BrettError):
+        game.perft(1)
+    game.roll("9-9-8")  # r 26
+    game.roll("9-9-8")  # g 26
+    game.roll("1-1-2")  # b 4: r and g re-roll
+    assert game.position().endswith("/r,g")
+    again = cls.from_position(game.position())
+    assert again == game and hash(again) == hash(game)
+    game.roll("1-1-2")
+    game.roll("5-8-2")  # g wins the roll-off, then rolls for the first turn
+    assert game.is_chance_node() and game.position().split("/")[3] == "g"
+    game.roll("9-9-8")
+    assert game.current_player() == 1
+    for _ in range(6):
+        game.pop()
+    assert game.position().endswith("/r,g,b")
+
+
+# ------------------------------------------------------------ notation, errors
+@pytest.mark.parametrize("bad", ["cw", "xx 1/2", "cw 1-2", "cw 0/3", "cw 37/3", "cw 3/g0",
+                                 "cw 1/2 2/3 3/4 4/5", "pass 1/2", "cw 1/2/3", 7, None,
+                                 "cw x/x", "ccw g1/3"])
+def test_bad_notation(backend: str, bad: Any) -> None:
+    game = Schuft.twin(backend)(players=2)
+    game.roll("9-9-8")
+    before, key = game.position(), hash(game)
+    with pytest.raises(InvalidMoveError):
+        game.push(bad)
+    assert (game.position(), hash(game)) == (before, key)
+
+
+@pytest.mark.parametrize("bad", ["ccw 1/36", "cw 13/22 22/31", "pass", "cw 9/g9",
+                                 "cw 1/10 13/22 22/31"])
+def test_illegal_turns(backend: str, bad: str) -> None:
+    game = Schuft.twin(backend)(players=2)
+    game.roll("9-9-8")
+    before = game.position()
+    with pytest.raises(IllegalMoveError):
+        game.push(bad)
+    assert game.position() == before
+    # 9 from tongue 1 crosses the corner after 9: the piece must enter g1 (1/10 is illegal)
+    game.push("cw 13/22 22/31 31/3*")  # a hit mark is accepted on input
+    assert str(game.peek()) == "cw 13/22 22/31 31/3"
+    assert game.position().split("/")[2] == "0,2"
+
+
+@pytest.mark.parametrize("bad", [
+    "", "x", "/".join(["."] * 7), pos({}, ["rrrrrrrrr"]),
+    pos({1: "r1"}, ["rrrrrrrr.", "gggggggg."]),  # g has 8 pieces
+    pos({1: "q1"}, ["rrrrrrrr.", "ggggggggg"]),
+    pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], to_move="b"),
+    pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], roll="3-3-3"),
+    pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], cap="0"),
+    pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], outs=(0,)),
+    pos({}, ["rrrrrrrrr", "ggggggggg"]),  # two winners
+    pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], roll="9-9-8"),  # over, yet rolled
+    pos({1: "r0"}, ["rrrrrrrrr", "ggggggggg"]),
+])
+def test_bad_positions(bad: str) -> None:
+    with pytest.raises(InvalidPositionError):
+        Schuft.from_position(bad)
+
+
+@pytest.mark.parametrize("options", [{"players": 1}, {"players": 5}, {"players": "2"},
+                                     {"first_player": 2}, {"first_player": "dice"},
+                                     {"max_plies": 0}, {"max_plies": 2.5}, {"seed": "x"}])
+def test_bad_options(options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidPositionError):
+        Schuft(**options)
+
+
+def test_move_values_and_repr() -> None:
+    move = SchuftMove.parse("cw 12/17 17/20* x/3")
+    assert str(move) == "cw 12/17 17/20 x/3" and eval(repr(move)) == move
+    assert str(SchuftMove("pass")) == "pass" and eval(repr(Roll(5, 8, 2))) == Roll(5, 8, 2)
+    game = Schuft(players=2)
+    assert eval(repr(game), {"Schuft": Schuft}) == game
+
+
+# ------------------------------------------------------------ integer layer
+def _decision_tree(game: Any) -> set[str]:
+    """Every turn reachable through apply_action from here (undoing as it goes)."""
+    found: set[str] = set()
+    size = len(game.move_stack)
+    for action in game.legal_actions():
+        game.apply_action(action)
+        if len(game.move_stack) > size:
+            found.add(str(game.peek()))
+        else:
+            found |= _decision_tree(game)
+        game.undo_action()
+    return found
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_decision_sequences_give_exactly_the_legal_moves(backend: str, seed: int) -> None:
+    game = Schuft.twin(backend)(players=2 + seed, seed=seed)
+    game.random_playout(seed=seed, max_plies=6)
+    if not game.is_chance_node():
+        game.pop()
+    game.roll("5-8-2")
+    before = game.position()
+    assert _decision_tree(game) == set(moves(game))
+    assert game.position() == before
+    assert game.num_distinct_actions() == NUM_ACTIONS == 336
+
+
+def test_half_played_turn(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    game = cls(players=2)
+    game.roll("9-9-8")
+    start = game.position()
+    first = game.legal_actions()[0]
+    game.apply_action(first)
+    assert len(game.move_stack) == 1 and ";cw " in game.position()
+    again = cls.from_position(game.position())
+    assert again == game and again.legal_actions() == game.legal_actions()
+    with pytest.raises(IllegalMoveError):
+        game.push("cw 13/22 22/31 31/3")
+    game.apply_action(game.legal_actions()[0])
+    game.apply_action(game.legal_actions()[0])
+    assert len(game.move_stack) == 2 and game.is_chance_node()  # one turn move
+    game.undo_action()
+    assert len(game.move_stack) == 1 and game.position().count(" ") == 2
+    game.undo_action()
+    game.undo_action()
+    assert game.position() == start
+    assert str(game.action_to_move(first)) == "cw 1/9"  # value 8 from tongue 1
+    with pytest.raises(InvalidMoveError):
+        game.apply_action(NUM_ACTIONS)
+    with pytest.raises(IllegalMoveError):
+        game.apply_action(ACTION_PASS)
+    clone = pickle.loads(pickle.dumps(game))
+    assert clone == game
+
+
+# ------------------------------------------------------------ deeper perft
+def _near_end(seed: int, players: int) -> str:
+    """A position a few turns before the end of a seeded random game."""
+    game = Schuft.twin("cython" if Schuft._cores.cython else "python")(players=players)
+    game.random_playout(seed=seed)
+    assert game.is_over()
+    for _ in range(4 * players):  # two rounds of turns and their rolls back
+        game.pop()
+    return game.position()
+
+
+@pytest.mark.parametrize(("seed", "players"), [(3, 2), (4, 3), (5, 4)])
+def test_perft_2_near_the_end_twins_agree(seed: int, players: int) -> None:
+    position = _near_end(seed, players)
+    fast = Schuft.twin("cython").from_position(position) if \
+        Schuft._cores.cython is not None else None
+    slow = Schuft.twin("python").from_position(position)
+    slow.roll("9-9-8")
+    expected = slow.perft(2)
+    assert expected > 0
+    if fast is not None:
+        fast.roll("9-9-8")
+        assert fast.perft(2) == expected
+        assert fast.perft(2, count_finished=True) == slow.perft(2, count_finished=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "players"), [(3, 2), (4, 3), (5, 4)])
+def test_perft_2_from_a_chance_node_near_the_end(seed: int, players: int) -> None:
+    if Schuft._cores.cython is None:
+        pytest.skip("BRETT_NO_EXTENSIONS=1: deep perft runs on the compiled core")
+    position = _near_end(seed, players)
+    fast = Schuft.twin("cython").from_position(position)
+    total = fast.perft(2)
+    assert total == sum(fast.divide(2).values()) > 0
+
+
+# ------------------------------------------------------------ random games
+def test_twins_agree_move_for_move() -> None:
+    if Schuft._cores.cython is None:
+        pytest.skip("BRETT_NO_EXTENSIONS=1: no compiled twin")
+    py, cy = Schuft.twin("python"), Schuft.twin("cython")
+    for seed, players in itertools.product(range(2), (2, 3, 4)):
+        first = "roll" if seed else 0
+        a = py(players=players, first_player=first)
+        b = cy(players=players, first_player=first)
+        rng = random.Random(seed * 10 + players)
+        for _ in range(60):
+            assert a.position() == b.position() and hash(a) == hash(b)
+            if a.is_over():
+                break
+            if a.is_chance_node():
+                r = rng.randrange(216)
+                a.apply_action(r)
+                b.apply_action(r)
+                continue
+            ma, mb = moves(a), moves(b)
+            assert ma == mb
+            m = rng.choice(ma)
+            a.push(m)
+            b.push(m)
+        assert a.random_playout(seed=seed, max_plies=30) == \
+            b.random_playout(seed=seed, max_plies=30)
+        assert a.position() == b.position()
+        assert a.random_playouts(2, seed=9, max_plies=10) == \
+            b.random_playouts(2, seed=9, max_plies=10)
+
+
+def test_playouts_finish(backend: str) -> None:
+    game = Schuft.twin(backend)(players=4, first_player="roll", seed=3)
+    if backend == "cython":
+        stats = game.random_playouts(20, seed=1)
+        assert sum(stats.wins) == 20 and stats.unfinished == 0 and stats.plies > 20 * 50
+        assert game.position() == Schuft(players=4, first_player="roll").position()
+    capped = game.random_playouts(2, seed=1, max_plies=10)
+    assert capped.unfinished == 2 and capped.plies == 20
+
+
+# ------------------------------------------------------------ CLI
+def test_cli_perft() -> None:
+    out = io.StringIO()
+    assert cli.main(["perft", "schuft", "--depth", "1", "--players", "4"], out=out) == 0
+    assert "perft(1) = 165750" in out.getvalue()
+    out = io.StringIO()
+    assert cli.main(["perft", "schuft", "--depth", "1", "--moves", "9-9-8", "--divide"],
+                    out=out) == 0
+    assert "cw " in out.getvalue()
+
+
+def test_cli_play_scripted() -> None:
+    out = io.StringIO()
+    code = cli.main(["play", "schuft", "--players", "random,random,random", "--num-players",
+                     "3", "--max-plies", "6", "--seed", "2"], out=out)
+    text = out.getvalue()
+    assert code == 0 and "roll: " in text and "game over" in text
+    assert "goal b" in text and text.count("roll: ") == 6
