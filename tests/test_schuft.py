@@ -11,7 +11,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from conftest import reference_vectors
 
 import brett
 from brett import cli
@@ -25,6 +24,7 @@ from brett.schuft import (
     Schuft,
     SchuftMove,
 )
+from conftest import reference_vectors
 
 
 def pos(tongues: dict[int, str], goals: list[str], outs: tuple[int, ...] = (0, 0),
