@@ -23,7 +23,7 @@ CYTHON_SLOW_MAX_DEPTH = {
     ("reversi-8x8-start", "perft_count_finished"): 11,
     ("reversi-6x6-start", "perft"): 12,
     ("reversi-6x6-start", "perft_count_finished"): 11,
-    ("reversi-10x10-start", "perft"): 10,
+    ("reversi-10x10-start", "perft"): 11,
     ("reversi-8x8-holes-b4-e2-g5", "perft"): 11,
     ("reversi-8x8-holes-b4-e2-g5", "perft_count_finished"): 11,
 }

@@ -268,6 +268,68 @@ cdef void _playouts_bb(uint64_t black, uint64_t white, int player, uint64_t play
 
 
 # -------------------------------------------------------------------- mailbox
+cdef uint64_t WIDE_NOT_EDGE = 0x7FFE7FFE7FFE7FFEULL   # columns 1-14 of a 16-wide row
+cdef int WIDE_SHIFT[4]
+WIDE_SHIFT[:] = [1, 15, 16, 17]
+
+
+cdef inline void _wshl(const uint64_t *a, int k, uint64_t *r) noexcept nogil:
+    """r = a << k over four words (0 < k < 64)."""
+    r[3] = (a[3] << k) | (a[2] >> (64 - k))
+    r[2] = (a[2] << k) | (a[1] >> (64 - k))
+    r[1] = (a[1] << k) | (a[0] >> (64 - k))
+    r[0] = a[0] << k
+
+
+cdef inline void _wshr(const uint64_t *a, int k, uint64_t *r) noexcept nogil:
+    """r = a >> k over four words (0 < k < 64)."""
+    r[0] = (a[0] >> k) | (a[1] << (64 - k))
+    r[1] = (a[1] >> k) | (a[2] << (64 - k))
+    r[2] = (a[2] >> k) | (a[3] << (64 - k))
+    r[3] = a[3] >> k
+
+
+cdef inline bint _wide_moves(const Big *b, int me, uint64_t *moves) noexcept nogil:
+    """The legal squares of ``me`` as a wide bitboard; True if there is any.
+
+    Each direction walks the runs of opponent discs one step at a time, so the
+    loop ends after the longest run (lines are at most 14 discs long)."""
+    cdef const uint64_t *P = b.bits[me]
+    cdef const uint64_t *O = b.bits[1 - me]
+    cdef const uint64_t *E = &b.empty[0]
+    cdef const uint64_t *M
+    cdef uint64_t Mh[4]
+    cdef uint64_t t[4]
+    cdef uint64_t s[4]
+    cdef int d, k, i
+    for i in range(4):
+        Mh[i] = O[i] & WIDE_NOT_EDGE
+        moves[i] = 0
+    for d in range(4):
+        k = WIDE_SHIFT[d]
+        if k == 16:
+            M = O
+        else:
+            M = Mh
+        _wshl(P, k, t)
+        for i in range(4):
+            t[i] &= M[i]
+        while t[0] | t[1] | t[2] | t[3]:
+            _wshl(t, k, s)
+            for i in range(4):
+                moves[i] |= s[i] & E[i]
+                t[i] = s[i] & M[i]
+        _wshr(P, k, t)
+        for i in range(4):
+            t[i] &= M[i]
+        while t[0] | t[1] | t[2] | t[3]:
+            _wshr(t, k, s)
+            for i in range(4):
+                moves[i] |= s[i] & E[i]
+                t[i] = s[i] & M[i]
+    return (moves[0] | moves[1] | moves[2] | moves[3]) != 0
+
+
 cdef inline bint _big_legal(const Big *b, int mb, int me) noexcept nogil:
     cdef int opp = 1 - me, d, step, t
     if b.cell[mb] != EMPTY:
@@ -285,28 +347,64 @@ cdef inline bint _big_legal(const Big *b, int mb, int me) noexcept nogil:
     return False
 
 
+cdef inline int _wide_list(const Big *b, uint64_t *moves, int16_t *out) noexcept nogil:
+    """The squares of a wide bitboard as mailbox indices, ascending; their number."""
+    cdef int w, n = 0
+    cdef uint64_t m
+    for w in range(4):
+        m = moves[w]
+        while m:
+            out[n] = b.bit2mb[w * 64 + brett_ctz64(m)]
+            n += 1
+            m &= m - 1
+    return n
+
+
+cdef inline int _wide_count(const uint64_t *moves) noexcept nogil:
+    return (brett_popcount64(moves[0]) + brett_popcount64(moves[1])
+            + brett_popcount64(moves[2]) + brett_popcount64(moves[3]))
+
+
 cdef inline int _big_moves(const Big *b, int me, int16_t *out) noexcept nogil:
     """The legal squares (square indices, ascending) into ``out``; their number."""
-    cdef int sq, n = 0, n2 = b.n * b.n
-    for sq in range(n2):
-        if _big_legal(b, b.mb[sq], me):
-            out[n] = <int16_t>sq
+    cdef uint64_t moves[4]
+    cdef int w, n = 0, bit
+    cdef uint64_t m
+    _wide_moves(b, me, moves)
+    for w in range(4):
+        m = moves[w]
+        while m:
+            bit = w * 64 + brett_ctz64(m)
+            out[n] = <int16_t>((bit >> 4) * b.n + (bit & 15))
             n += 1
+            m &= m - 1
     return n
 
 
 cdef inline bint _big_any(const Big *b, int me) noexcept nogil:
-    cdef int sq, n2 = b.n * b.n
-    for sq in range(n2):
-        if _big_legal(b, b.mb[sq], me):
-            return True
-    return False
+    cdef uint64_t moves[4]
+    return _wide_moves(b, me, moves)
+
+
+cdef inline void _big_put(Big *b, int mb, int c) noexcept nogil:
+    """Set one playable cell to BLACK, WHITE or EMPTY, bitboards included."""
+    cdef int bit = b.mb2bit[mb], w = bit >> 6
+    cdef uint64_t m = (<uint64_t>1) << (bit & 63)
+    b.cell[mb] = <uint8_t>c
+    b.bits[0][w] &= ~m
+    b.bits[1][w] &= ~m
+    b.empty[w] &= ~m
+    if c == EMPTY:
+        b.empty[w] |= m
+    else:
+        b.bits[c][w] |= m
 
 
 cdef inline int _big_make(Big *b, int mb, int me, int16_t *flipped) noexcept nogil:
     """Put a disc of ``me`` on ``mb`` and flip; the flipped mailbox indices go to
     ``flipped`` (at most 8 * 14); returns their number."""
-    cdef int opp = 1 - me, d, step, t, nf = 0
+    cdef int opp = 1 - me, d, step, t, nf = 0, bit
+    cdef uint64_t m
     for d in range(8):
         step = b.dirs[d]
         t = mb + step
@@ -319,36 +417,47 @@ cdef inline int _big_make(Big *b, int mb, int me, int16_t *flipped) noexcept nog
             t -= step
             while t != mb:
                 b.cell[t] = <uint8_t>me
+                bit = b.mb2bit[t]
+                m = (<uint64_t>1) << (bit & 63)
+                b.bits[me][bit >> 6] |= m
+                b.bits[opp][bit >> 6] &= ~m
                 flipped[nf] = <int16_t>t
                 nf += 1
                 t -= step
-    b.cell[mb] = <uint8_t>me
+    _big_put(b, mb, me)
     return nf
 
 
 cdef inline void _big_unmake(Big *b, int mb, int me, const int16_t *flipped,
                              int nf) noexcept nogil:
-    cdef int i
+    cdef int i, bit, opp = 1 - me
+    cdef uint64_t m
     for i in range(nf):
-        b.cell[flipped[i]] = <uint8_t>(1 - me)
-    b.cell[mb] = EMPTY
+        b.cell[flipped[i]] = <uint8_t>opp
+        bit = b.mb2bit[flipped[i]]
+        m = (<uint64_t>1) << (bit & 63)
+        b.bits[opp][bit >> 6] |= m
+        b.bits[me][bit >> 6] &= ~m
+    _big_put(b, mb, EMPTY)
 
 
 cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf) noexcept nogil:
-    cdef int16_t moves[256]
+    cdef uint64_t moves[4]
+    cdef int16_t mbs[256]
     cdef int16_t flipped[128]
-    cdef int nm = _big_moves(b, me, moves), i, nf, mb
+    cdef int nm, i, nf, mb
     cdef uint64_t total = 0
-    if nm == 0:
+    if not _wide_moves(b, me, moves):
         if not _big_any(b, 1 - me):
             return 1 if cf else 0
         if depth == 1:
             return 1
         return _perft_big(b, 1 - me, depth - 1, cf)
     if depth == 1:
-        return <uint64_t>nm
+        return <uint64_t>_wide_count(moves)
+    nm = _wide_list(b, moves, mbs)
     for i in range(nm):
-        mb = b.mb[moves[i]]
+        mb = mbs[i]
         nf = _big_make(b, mb, me, flipped)
         total += _perft_big(b, 1 - me, depth - 1, cf)
         _big_unmake(b, mb, me, flipped, nf)
@@ -445,12 +554,20 @@ cdef class ReversiCore:
             self.bb.dirs[6] = stride
             self.bb.dirs[7] = stride + 1
             memset(self.bb.cell, BLOCKED, sizeof(self.bb.cell))
+            for bit in range(256):
+                self.bb.bit2mb[bit] = -1
+            for mb in range(18 * 18):
+                self.bb.mb2bit[mb] = -1
+            bit = 0
+            mb = 0
         for sq in range(self.n2):
             r = sq // n
             c = sq % n
             if self.big:
                 mb = (r + 1) * (n + 2) + c + 1
                 self.bb.mb[sq] = <int16_t>mb
+                self.bb.bit2mb[r * 16 + c] = <int16_t>mb
+                self.bb.mb2bit[mb] = <int16_t>(r * 16 + c)
             else:
                 bit = r * 8 + c
                 self.sq2bit[sq] = bit
@@ -459,19 +576,19 @@ cdef class ReversiCore:
                 self.key ^= ZOB[2 * 256 + sq]
                 continue
             if self.big:
-                self.bb.cell[mb] = EMPTY
+                _big_put(&self.bb, mb, EMPTY)
             else:
                 self.playable |= (<uint64_t>1) << bit
             if (black >> sq) & 1:
                 self.key ^= ZOB[sq]
                 if self.big:
-                    self.bb.cell[mb] = BLACK
+                    _big_put(&self.bb, mb, BLACK)
                 else:
                     self.disc[0] |= (<uint64_t>1) << bit
             elif (white >> sq) & 1:
                 self.key ^= ZOB[256 + sq]
                 if self.big:
-                    self.bb.cell[mb] = WHITE
+                    _big_put(&self.bb, mb, WHITE)
                 else:
                     self.disc[1] |= (<uint64_t>1) << bit
         need = 2 * self.n2 + 4
@@ -658,13 +775,13 @@ cdef class ReversiCore:
         if rec.move == self.n2:
             return
         if self.big:
-            self.bb.cell[self.bb.mb[rec.move]] = EMPTY
+            _big_put(&self.bb, self.bb.mb[rec.move], EMPTY)
             for w in range(4):
                 f = rec.flips[w]
                 while f:
                     sq = w * 64 + brett_ctz64(f)
                     f &= f - 1
-                    self.bb.cell[self.bb.mb[sq]] = <uint8_t>opp
+                    _big_put(&self.bb, self.bb.mb[sq], opp)
         else:
             bit = self.sq2bit[rec.move]
             self.disc[me] ^= rec.flips[0] | ((<uint64_t>1) << bit)
