@@ -608,7 +608,14 @@ class _SchuftAPI(Game):
         value = self._step_value_of(direction, src, dst)
         if value == 0:
             raise IllegalMoveError(f"{str(move)!r}: no die value makes this step")
-        return (value - 1) * 37 + src
+        action = (value - 1) * 37 + src
+        if self._core_player() >= 0:
+            for a, s, t in self._decision_options():
+                if a == action and (s, t) != (src, dst):
+                    raise IllegalMoveError(
+                        f"{str(move)!r}: value {value} from {_py.square_name(src, True)} "
+                        f"goes to {_py.square_name(t, False)} here")
+        return action
 
     def _step_value_of(self, direction: int, src: int, dst: int) -> int:
         state = self._core_get_state()
