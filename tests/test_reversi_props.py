@@ -91,6 +91,11 @@ def test_push_pop_position_and_layers(backend: str, opts: dict[str, Any], seed: 
         mask = game.legal_actions_mask()
         assert [i for i, bit in enumerate(mask) if bit] == actions
         assert game.legal_moves.count() == len(moves)
+        legal = set(actions)
+        assert [a for a in range(game.num_distinct_actions()) if game._core_is_legal(a)] \
+            == sorted(legal)
+        assert all((game.action_to_move(a) in game.legal_moves) == (a in legal)
+                   for a in range(0, game.num_distinct_actions(), 7))
         seen.append((game.position(), hash(game)))
         if rng.random() < 0.5:
             game.push(rng.choice(moves))
