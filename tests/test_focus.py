@@ -8,16 +8,16 @@ import pickle
 from typing import Any
 
 import pytest
-from conftest import reference_vectors
 
 import brett
 from brett.cli import main
 from brett.errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from brett.focus import Focus, FocusMove
 from brett.game import TERMINAL
+from conftest import reference_vectors
 
 FILES = "abcdefgh"
-CUT = set("a1 b1 a2 g1 h1 h2 a7 a8 b8 g8 h8 h7".split())
+CUT = set(["a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"])
 START_2P = ("" ".,.,.,./r,r,g,g,r,r/.,g,g,r,r,g,g,./.,r,r,g,g,r,r,./.,g,g,r,r,g,g,./"
             ".,r,r,g,g,r,r,./g,g,r,r,g,g/.,.,.,.")
 

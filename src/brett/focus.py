@@ -8,6 +8,7 @@ outcome, the text board and the CLI options.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import re
 from dataclasses import dataclass
@@ -174,7 +175,7 @@ class _FocusAPI(Game):
     _core_result: Any
 
     def __init__(self, players: int = 2, teams: bool = True, move_rule: str = "exact",
-                 swap: Union[None, str, tuple[str, str], list[str]] = None,
+                 swap: Union[str, tuple[str, str], list[str], None] = None,
                  mirror_rule: bool = False, max_plies: Optional[int] = None,
                  seed: Optional[int] = None) -> None:
         if isinstance(players, bool) or players not in (2, 3, 4):
@@ -395,7 +396,7 @@ class _FocusAPI(Game):
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, position: str) -> Any:
+    def from_position(cls, position: str) -> Any:  # type: ignore[override]
         """The game at a position string; :class:`InvalidPositionError` if malformed."""
         state, swap = _parse_position(position)
         game = cls.__new__(cls)
@@ -441,10 +442,9 @@ class _FocusAPI(Game):
     @classmethod
     def cli_arguments(cls, parser: argparse.ArgumentParser) -> None:
         def add(*names: str, **kw: Any) -> None:
-            try:
+            # already defined by the command (play's --players, bench's --max-plies)
+            with contextlib.suppress(argparse.ArgumentError):
                 parser.add_argument(*names, **kw)
-            except argparse.ArgumentError:
-                pass  # already defined by the command (play's --players, bench's --max-plies)
         if any(a.dest == "players" for a in parser._actions):
             add("--num-players", type=int, choices=(2, 3, 4), dest="num_players",
                 help="number of Focus players (default: one per --players seat)")
@@ -501,14 +501,14 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
     if len(ranks) != 8:
         raise bad(f"the board needs 8 ranks separated by '/', found {len(ranks)}")
     board: list[tuple[int, ...]] = [() for _ in range(NUM_SQUARES)]
-    for row, rank in enumerate(ranks):
-        y = 7 - row
+    for rank_index, rank in enumerate(ranks):
+        y = 7 - rank_index
         cells = rank.split(",")
         width = _RANK_WIDTH.get(y + 1, 8)
         if len(cells) != width:
             raise bad(f"rank {y + 1} needs {width} squares, found {len(cells)}")
         xs = [x for x in range(8) if (x, y) in XY_INDEX]
-        for x, cell in zip(xs, cells):
+        for x, cell in zip(xs, cells):  # noqa: B905 (lengths checked above)
             if cell == ".":
                 continue
             if not cell or len(cell) > 5 or any(c not in letters for c in cell):
@@ -524,9 +524,9 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
     if len(captured_parts) != n:
         raise bad(f"captured {captured_text!r}: need {n} comma-separated entries "
                   "('-' or colour letters with counts like 'g3b1')")
-    captured = []
+    captured: list[tuple[int, ...]] = []
     for p, part in enumerate(captured_parts):
-        row = [0] * n
+        row: list[int] = [0] * n
         if part != "-":
             items = re.findall(r"([a-z])([0-9]+)", part)
             if not items or "".join(a + b for a, b in items) != part:
@@ -535,11 +535,11 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
                 if letter not in letters or letters.index(letter) == p:
                     raise bad(f"captured entry {part!r}: {letters[p]} cannot capture "
                               f"{letter!r} pieces")
-                c = letters.index(letter)
-                if row[c]:
+                colour = letters.index(letter)
+                if row[colour]:
                     raise bad(f"captured entry {part!r} names {letter!r} twice")
-                row[c] = count(value, "captured count")
-                if row[c] == 0:
+                row[colour] = count(value, "captured count")
+                if row[colour] == 0:
                     raise bad(f"captured entry {part!r}: leave out zero counts")
         captured.append(tuple(row))
 
@@ -582,10 +582,10 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
                 raise bad("'first' (owed first entries, F8) is a 3-player option")
             if len(set(value)) != len(value) or any(c not in letters for c in value):
                 raise bad(f"first={value!r}: expected distinct letters from {letters!r}")
-            for c in value:
-                p = letters.index(c)
+            for letter in value:
+                p = letters.index(letter)
                 if reserves[p] == 0:
-                    raise bad(f"first={value!r}: {c} owes a first entry but has no reserve")
+                    raise bad(f"first={value!r}: {letter} owes a first entry but has no reserve")
                 first |= 1 << p
         elif key == "returned":
             if n != 3:

@@ -30,7 +30,7 @@ from ._rng import SplitMix64, zobrist_table
 # ------------------------------------------------------------------ geometry
 FILES = "abcdefgh"
 COLOURS = "rgby"
-CUT = frozenset("a1 b1 a2 g1 h1 h2 a7 a8 b8 g8 h8 h7".split())
+CUT = frozenset(["a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8", "h8", "h7"])
 NUM_SQUARES = 52
 MAX_HEIGHT = 5
 SQUARE_XY: list[tuple[int, int]] = [
