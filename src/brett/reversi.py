@@ -191,6 +191,19 @@ class _ReversiAPI(Game):
         self._moves = _move_table(n)
         self._notation = _NOTATION[n]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The move tables are shared per board size: rebuilt, not pickled; the
+        # plain-Python core's attributes are rebuilt from the root state and moves.
+        restore, args, state = super().__reduce__()
+        skip = {"_moves", "_notation", "_n", "_cells", "_player", "_key", "_undo", "_rays"}
+        state = {k: v for k, v in state.items() if k not in skip}
+        return restore, args, state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._moves = _move_table(state["_size"])
+        self._notation = _NOTATION[state["_size"]]
+        super().__setstate__(state)
+
     def _cut_squares(self) -> set[int]:
         if not self._octagon:
             return set()
