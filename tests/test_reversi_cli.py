@@ -21,6 +21,9 @@ def test_perft_default_and_options() -> None:
     assert "perft(4) = 244" in run("perft", "reversi", "--depth", "4", "--board", "octagon")[1]
     assert "perft(4) = 225" in run("perft", "reversi", "--depth", "4",
                                    "--holes", "b4,e2,g5")[1]
+    expected = Reversi(holes=["b2", "g7"]).perft(4)
+    assert f"perft(4) = {expected}" in run("perft", "reversi", "--depth", "4",
+                                           "--holes", "b2,g7")[1]
     assert "perft(5) = 1400" in run("perft", "reversi", "--depth", "5", "--handicap", "2")[1]
     code, text = run("perft", "reversi", "--depth", "3", "--backend", "python")
     assert code == 0 and "perft(3) = 56" in text and "python core" in text

@@ -125,3 +125,39 @@ def test_forced_pass_counts_as_a_move(backend: str) -> None:
     assert outcome is not None
     assert (outcome.winner, outcome.scores) == (1, (0, 3))
     assert outcome.reason == "neither player can move"
+
+
+@needs_cython
+@pytest.mark.parametrize("options", [
+    {"size": 12}, {"size": 14}, {"size": 16, "holes": 4, "seed": 2},
+    {"size": 12, "handicap": 4, "handicap_color": "white", "holes": ["a2", "l11"]},
+    {"board": "octagon", "handicap": 4, "holes": 3, "seed": 5},
+    {"size": 4}, {"size": 6, "handicap": 3, "holes": "random", "seed": 9},
+    {"size": 8, "handicap": 1, "handicap_color": "white", "holes": ["b1", "h7", "a4", "g2"]},
+], ids=str)
+def test_twins_agree_on_perft_for_other_options(options: dict[str, Any]) -> None:
+    """No reference table exists for these boards: the two cores must agree."""
+    py = Reversi.twin("python")(**options)
+    cy = Reversi.twin("cython")(**options)
+    assert py.position() == cy.position() and hash(py) == hash(cy)
+    for depth in range(1, 6):
+        for cf in (False, True):
+            assert py.perft(depth, cf) == cy.perft(depth, cf), (depth, cf)
+    # a position some plies in, where passes and flips across holes start to matter
+    py.random_playout(seed=4, max_plies=24)
+    for move in py.move_stack:
+        cy.push(str(move))
+    assert py.position() == cy.position()
+    assert [py.perft(d) for d in range(1, 5)] == [cy.perft(d) for d in range(1, 5)]
+
+
+@needs_cython
+@pytest.mark.parametrize("seed", range(6))
+def test_twins_agree_on_endgame_perft(seed: int) -> None:
+    """Near the end passes and finished games appear inside the tree."""
+    py = Reversi.twin("python")(holes="random", seed=seed)
+    py.random_playout(seed=seed, max_plies=50)
+    cy = Reversi.twin("cython").from_position(py.position())
+    for depth in range(1, 7):
+        assert py.perft(depth) == cy.perft(depth)
+        assert py.perft(depth, True) == cy.perft(depth, True)
