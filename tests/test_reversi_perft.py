@@ -156,8 +156,8 @@ def test_twins_agree_on_perft_for_other_options(options: dict[str, Any]) -> None
 def test_twins_agree_on_endgame_perft(seed: int) -> None:
     """Near the end passes and finished games appear inside the tree."""
     py = Reversi.twin("python")(holes="random", seed=seed)
-    py.random_playout(seed=seed, max_plies=50)
+    py.random_playout(seed=seed, max_plies=52)
     cy = Reversi.twin("cython").from_position(py.position())
-    for depth in range(1, 7):
+    for depth in range(1, 9):
         assert py.perft(depth) == cy.perft(depth)
         assert py.perft(depth, True) == cy.perft(depth, True)
