@@ -5,16 +5,18 @@ Boards up to 8x8 live in two ``uint64_t`` bitboards with bit ``row * 8 + col``
 (squares off the board, holes and octagon cuts are in neither bitboard and not in
 the ``playable`` mask).  Moves are generated with shifts (Kogge-Stone / dumb7fill,
 masked against wrap-around), flips with precomputed rays and a bit scan.  Boards
-from 10x10 to 16x16 and the octagon use a padded mailbox (18x18 at most) whose
-border and blocked cells end every line.  Every hot function is ``nogil``.
+from 10x10 to 16x16 and the octagon keep a padded mailbox (18x18 at most, whose
+border and blocked cells end every line; make/unmake walk it) mirrored in
+256-bit bitboards of four words, bit ``row * 16 + col``, for shift-based move
+generation.  Every hot function is ``nogil``.
 """
 
 cimport cython
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 
-from ._reversi_py import MAX_SQUARES, SIZES, ZOBRIST
+from ._reversi_py import SIZES, ZOBRIST
 
 
 cdef extern from "brett_bitops.h":
