@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -237,6 +238,9 @@ class _SchuftAPI(Game):
     _cap: Optional[int]
     _pactions: tuple[tuple[int, int, int], ...]
     _turn_actions: dict[int, tuple[int, ...]]
+    # the two core methods Schuft adds to the core protocol
+    _core_canonical: Callable[[int], int]
+    _core_step_options: Callable[[int], Optional[list[tuple[int, int, int]]]]
 
     def __init__(self, players: int = 2, first_player: Any = 0,
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> None:
@@ -431,7 +435,7 @@ class _SchuftAPI(Game):
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:
+    def from_position(cls, text: str) -> Any:  # type: ignore[override]
         """The game at a position string written by :meth:`position`."""
         if not isinstance(text, str):
             raise InvalidPositionError(f"{text!r} is not a Schuft position string")
@@ -679,7 +683,7 @@ class _SchuftAPI(Game):
             return
         if actions is None:
             actions = self._actions_of(last)
-        replay = []
+        replay: list[tuple[int, int, int]] = []
         for action in actions[:-1]:
             for a, src, dst in self._decision_options_after(replay):
                 if a == action:
@@ -796,7 +800,7 @@ class _SchuftAPI(Game):
                 cell = f"{LETTERS[owners[i]]}{counts[i]}" if counts[i] else "."
                 cells.append(f"{i + 1:>2}:{cell:<3}")
             owner = f"seat of {LETTERS[seats.index(q)]}" if q in seats else "empty seat"
-            lines.append(f"Q{q} ({owner:<10}) " + " ".join(cells))
+            lines.append((f"Q{q} ({owner:<10}) " + " ".join(cells)).rstrip())
         for q in range(4):
             if q in seats:
                 p = seats.index(q)
@@ -885,7 +889,8 @@ def _parse_position(text: str) -> tuple[Any, ...]:
     rolloff = None
     if len(parts) == 8:
         entries = parts[7].split(",")
-        contenders, sums = [], []
+        contenders: list[int] = []
+        sums: list[int] = []
         for e in entries:
             if not e or e[0] not in letters or (e[1:] and not e[1:].isdigit()):
                 raise bad(f"roll-off entry {e!r}: expected a player letter and its sum if rolled")
@@ -919,7 +924,7 @@ def _parse_position(text: str) -> tuple[Any, ...]:
             cap, rolloff)
 
 
-class Schuft(_SchuftAPI, _cores.selected.SchuftCore):  # type: ignore[misc]
+class Schuft(_SchuftAPI, _cores.selected.SchuftCore):  # type: ignore[misc,name-defined]
     """Schuft for 2-4 players with Miwin's dice (rules S1-S12).
 
     >>> game = Schuft(players=3, seed=1)

@@ -7,15 +7,19 @@ counts, roll, player, roll-off); a turn is enumerated by a depth-first search
 over (value, piece) steps with make/unmake; turns are merged by resulting
 position in a hash set keyed by the Zobrist key and confirmed by comparing the
 packed positions byte for byte.  The representative of a merged turn is the
-step list whose notation sorts first (rendered into a C buffer and compared
-with ``strcmp``, the same order as Python's ``str``).
+step list whose notation sorts first: the search tries the steps at every node
+in the order of their text (a table ranks every ``src/dst`` string), and since
+" " sorts before every character of a step, the complete step lists come out in
+notation order; the first one to reach a position is its representative and
+the distinct moves come out sorted.  The Python twin instead compares the
+notation strings, so the two twins check each other.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int32_t
-from libc.string cimport memcmp, memcpy, memset, strcmp
-from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memcmp, memcpy, memset
+from libc.stdlib cimport malloc, realloc, free
 
-from ._schuft_py import ZOBRIST as _PY_ZOBRIST
+from ._schuft_py import ZOBRIST as _PY_ZOBRIST, square_name
 
 cdef extern from "brett_rng.h":
     uint64_t brett_rng_next(uint64_t *state) noexcept nogil
@@ -39,12 +43,13 @@ cdef enum:
     Z_SIZE = 1848
     TABLE_SIZE = 16384         # > 2 * the most step lists a turn can have (2 * 27 * 18 * 9)
     MAX_RESULTS = 8800
-    TEXT_LEN = 24
 
 cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
 cdef uint64_t ZOB[Z_SIZE]
 cdef int ROLL_VALUES[216][3]
 cdef int ROLL_SUM[216]
+
+cdef int TOKEN_RANK[37][46]     # order of the step text "src/dst" among all steps
 
 cdef int _DIE_III[6]
 cdef int _DIE_IV[6]
@@ -58,6 +63,10 @@ def _init_tables():
     cdef int i, a, b, c
     for i in range(Z_SIZE):
         ZOB[i] = _PY_ZOBRIST[i]
+    tokens = sorted((f"{square_name(src, True)}/{square_name(dst, False)}", src, dst)
+                    for src in range(37) for dst in range(1, 46))
+    for i, (_, a, b) in enumerate(tokens):
+        TOKEN_RANK[a][b] = i
     for a in range(6):
         for b in range(6):
             for c in range(6):
@@ -113,10 +122,6 @@ cdef struct Result:
     uint64_t cm
     Pos pos
 
-cdef struct TextMove:
-    char text[TEXT_LEN]
-    uint64_t cm
-
 cdef struct Gen:
     uint32_t stamp
     uint32_t stamps[TABLE_SIZE]
@@ -140,42 +145,6 @@ cdef inline uint64_t add_step(uint64_t cm, int src, int dst) noexcept nogil:
     cdef int k = turn_len(cm)
     cm = (cm & ~(<uint64_t>12)) | (<uint64_t>(k + 1) << 2)
     return cm | ((<uint64_t>(src | (dst << 6))) << (4 + 12 * k))
-
-cdef int put_square(char *buf, int pos, int code, bint is_src) noexcept nogil:
-    if is_src and code == 0:
-        buf[pos] = 120  # 'x'
-        return pos + 1
-    if code > 36:
-        buf[pos] = 103  # 'g'
-        buf[pos + 1] = <char>(48 + code - 36)
-        return pos + 2
-    if code >= 10:
-        buf[pos] = <char>(48 + code // 10)
-        pos += 1
-    buf[pos] = <char>(48 + code % 10)
-    return pos + 1
-
-cdef void render(uint64_t cm, char *buf) noexcept nogil:
-    """The notation of a turn, NUL-terminated (at most 23 characters)."""
-    cdef int d = <int>(cm & 3), pos = 0, i
-    if d == 0:
-        memcpy(buf, b"pass", 5)
-        return
-    if d == CW:
-        memcpy(buf, b"cw", 2)
-        pos = 2
-    else:
-        memcpy(buf, b"ccw", 3)
-        pos = 3
-    for i in range(turn_len(cm)):
-        buf[pos] = 32
-        pos = put_square(buf, pos + 1, step_src(cm, i), 1)
-        buf[pos] = 47  # '/'
-        pos = put_square(buf, pos + 1, step_dst(cm, i), 0)
-    buf[pos] = 0
-
-cdef int cmp_text(const void *a, const void *b) noexcept nogil:
-    return strcmp((<TextMove *>a).text, (<TextMove *>b).text)
 
 cdef inline int winner(State *s) noexcept nogil:
     cdef int p
@@ -351,19 +320,17 @@ cdef int step_value(State *s, int p, int direction, int src, int dst) noexcept n
 
 # ------------------------------------------------------------ turn search
 cdef void record(Gen *g, State *s, uint64_t cm) noexcept nogil:
+    """Add the result of a complete step list unless that position is known.
+
+    With ``g.want_rep`` the search visits step lists in notation order, so the
+    first step list reaching a result is its representative and the results
+    come out sorted by notation."""
     cdef uint64_t key = s.key
     cdef uint32_t h = <uint32_t>(key ^ (key >> 32)) & (TABLE_SIZE - 1)
     cdef Result *r
-    cdef char a[TEXT_LEN]
-    cdef char b[TEXT_LEN]
     while g.stamps[h] == g.stamp:
         r = &g.results[g.slots[h]]
         if r.key == key and memcmp(&r.pos, &s.pos, sizeof(Pos)) == 0:
-            if g.want_rep:
-                render(cm, a)
-                render(r.cm, b)
-                if strcmp(a, b) < 0:
-                    r.cm = cm
             return
         h = (h + 1) & (TABLE_SIZE - 1)
     if g.nresults >= MAX_RESULTS:  # cannot happen (see TABLE_SIZE); never overflow
@@ -375,6 +342,25 @@ cdef void record(Gen *g, State *s, uint64_t cm) noexcept nogil:
     r.cm = cm
     memcpy(&r.pos, &s.pos, sizeof(Pos))
     g.nresults += 1
+
+cdef inline void sort_options(int *ov, int *osrc, int *odst, int n) noexcept nogil:
+    """Insertion sort of the options by the text of their step."""
+    cdef int i, j, v, a, b, rank
+    for i in range(1, n):
+        v = ov[i]
+        a = osrc[i]
+        b = odst[i]
+        rank = TOKEN_RANK[a][b]
+        j = i - 1
+        while j >= 0 and TOKEN_RANK[osrc[j]][odst[j]] > rank:
+            ov[j + 1] = ov[j]
+            osrc[j + 1] = osrc[j]
+            odst[j + 1] = odst[j]
+            j -= 1
+        ov[j + 1] = v
+        osrc[j + 1] = a
+        odst[j + 1] = b
+
 
 cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
               uint64_t cm) noexcept nogil:
@@ -390,6 +376,8 @@ cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
         if turn_len(cm) > 0:
             record(g, s, cm)
         return
+    if g.want_rep:
+        sort_options(ov, osrc, odst, nopt)
     for j in range(nopt):
         v = ov[j]
         # the unused values without one copy of v
@@ -420,10 +408,11 @@ cdef int generate(Gen *g, State *s, bint want_rep) noexcept nogil:
     vals[0] = ROLL_VALUES[s.roll][0]
     vals[1] = ROLL_VALUES[s.roll][1]
     vals[2] = ROLL_VALUES[s.roll][2]
-    if total >= 15:
-        dfs(g, s, s.to_move, CW, vals, 3, CW)
+    # "ccw ..." sorts before "cw ...": search counter-clockwise first
     if total <= 15:
         dfs(g, s, s.to_move, CCW, vals, 3, CCW)
+    if total >= 15:
+        dfs(g, s, s.to_move, CW, vals, 3, CW)
     if g.nresults == 0:
         g.results[0].cm = 0
         g.results[0].key = s.key
@@ -431,14 +420,9 @@ cdef int generate(Gen *g, State *s, bint want_rep) noexcept nogil:
         g.nresults = 1
     return g.nresults
 
-cdef int sorted_moves(Gen *g, State *s, TextMove *out) noexcept nogil:
-    """The representatives in notation order into ``out`` (room for MAX_RESULTS)."""
-    cdef int n = generate(g, s, 1), i
-    for i in range(n):
-        out[i].cm = g.results[i].cm
-        render(out[i].cm, out[i].text)
-    qsort(out, n, sizeof(TextMove), cmp_text)
-    return n
+cdef inline int sorted_moves(Gen *g, State *s) noexcept nogil:
+    """The representatives, in notation order, in g.results."""
+    return generate(g, s, 1)
 
 
 # ------------------------------------------------------------ make / unmake
@@ -574,17 +558,15 @@ cdef class SchuftCore:
 
     cdef State s
     cdef Gen *gen
-    cdef TextMove *texts
     cdef Undo *undo
     cdef int nundo
     cdef int capundo
 
     def __cinit__(self, *args, **kwargs):
         self.gen = <Gen *>malloc(sizeof(Gen))
-        self.texts = <TextMove *>malloc(MAX_RESULTS * sizeof(TextMove))
         self.capundo = 64
         self.undo = <Undo *>malloc(self.capundo * sizeof(Undo))
-        if self.gen == NULL or self.texts == NULL or self.undo == NULL:
+        if self.gen == NULL or self.undo == NULL:
             raise MemoryError()
         memset(self.gen.stamps, 0, sizeof(self.gen.stamps))
         self.gen.stamp = 0
@@ -596,7 +578,6 @@ cdef class SchuftCore:
 
     def __dealloc__(self):
         free(self.gen)
-        free(self.texts)
         free(self.undo)
 
     # ---- state
@@ -677,8 +658,8 @@ cdef class SchuftCore:
         cdef int n, i
         if player_of(&self.s) < 0:
             return []
-        n = sorted_moves(self.gen, &self.s, self.texts)
-        return [self.texts[i].cm for i in range(n)]
+        n = sorted_moves(self.gen, &self.s)
+        return [self.gen.results[i].cm for i in range(n)]
 
     def _core_count(self):
         if player_of(&self.s) < 0:
@@ -842,8 +823,8 @@ cdef class SchuftCore:
                     if player == CHANCE:
                         push_roll(s, <int>brett_rng_below(&rng, 216), &u)
                     else:
-                        k = sorted_moves(self.gen, s, self.texts)
-                        push_turn(s, self.texts[brett_rng_below(&rng, <uint32_t>k)].cm, &u)
+                        k = sorted_moves(self.gen, s)
+                        push_turn(s, self.gen.results[brett_rng_below(&rng, <uint32_t>k)].cm, &u)
                         turns += 1
                 plies += <uint64_t>turns
                 memcpy(s, &saved, sizeof(State))
