@@ -36,12 +36,27 @@ def pos(stacks: dict[str, str], rest: str) -> str:
 
 
 # ------------------------------------------------------------------ reference
+# reference.json's focus-2p-start perft(5) = 1,298,137,346 counts 3,594 moves that
+# leave the board sideways and re-enter on the next rank: exactly the moves of
+# distance 3 and 4 that wrap around a 10-wide mailbox (files a-h plus one guard
+# column each side).  F5 only allows straight-line moves onto playable squares,
+# so the rules give 1,298,137,346 - 3,594.  Depths 1-4 cannot contain such a
+# move (no stack of height >= 3 stands on an edge file before ply 5), which is
+# why every other vector agrees.  Counted with an instrumented core: 540 moves
+# of distance 3 and 3,054 of distance 4 would wrap at depth 5, none at depth <= 4.
+WRAPPED_AT_DEPTH_5 = 3594
+REFERENCE_WRAP_BUG = pytest.mark.xfail(
+    strict=True, reason="reference perft(5) includes 3,594 edge-wrapping moves (see above)")
+
+
 def _vector_cases(python_max: int) -> list[Any]:
     cases = []
     for vec in reference_vectors("focus"):
         for depth, nodes in sorted(vec["perft"].items(), key=lambda kv: int(kv[0])):
             d = int(depth)
             marks = [pytest.mark.slow] if d >= 5 else []
+            if vec["id"] == "focus-2p-start" and d == 5 and nodes == 1298137346:
+                marks.append(REFERENCE_WRAP_BUG)
             for backend in ("python", "cython"):
                 limit = python_max + (1 if vec["options"].get("players") == 3 else 0)
                 if backend == "python" and d > limit:
@@ -60,6 +75,24 @@ def test_reference_perft(twin: str, vec: dict[str, Any], depth: int, nodes: int)
     for move in vec["moves"]:
         game.push(move)
     assert game.perft(depth) == nodes
+
+
+@pytest.mark.slow
+def test_perft5_is_the_reference_without_wrapping_moves() -> None:
+    if os.environ.get("BRETT_NO_EXTENSIONS"):
+        pytest.skip("BRETT_NO_EXTENSIONS=1: perft(5) runs on the compiled core only")
+    (vec,) = [v for v in reference_vectors("focus") if v["id"] == "focus-2p-start"]
+    assert Focus.twin("cython")().perft(5) == vec["perft"]["5"] - WRAPPED_AT_DEPTH_5
+
+
+def test_no_move_wraps_around_the_board_edge(backend: str) -> None:
+    """F5: a straight line onto a playable square; a 4-stack on b5 moving west
+    or a 3-stack on a4 moving west must not re-enter on another rank."""
+    game = Focus.twin(backend).from_position(
+        pos({"b5": "rrrr", "a4": "ggr", "h4": "grrr", "g5": "g"}, "r 0,0 -,-"))
+    moves = {str(m) for m in game.legal_moves if m.count is not None and m.count >= 3}
+    assert moves == {"b5-e5", "b5-b2", "b5-f5", "a4-d4", "h4-e4", "h4-d4"}
+    assert game.perft(1) == game.legal_moves.count() == len(game.legal_actions())
 
 
 def test_reference_vectors_present() -> None:
