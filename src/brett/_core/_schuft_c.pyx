@@ -21,6 +21,9 @@ from libc.stdlib cimport malloc, realloc, free
 
 from ._schuft_py import ZOBRIST as _PY_ZOBRIST, square_name
 
+cdef extern from "brett_bitops.h":
+    int brett_ctz64(uint64_t x) noexcept nogil
+
 cdef extern from "brett_rng.h":
     uint64_t brett_rng_next(uint64_t *state) noexcept nogil
     uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
@@ -50,6 +53,7 @@ cdef int ROLL_VALUES[216][3]
 cdef int ROLL_SUM[216]
 
 cdef int TOKEN_RANK[37][46]     # order of the step text "src/dst" among all steps
+cdef uint64_t BETWEEN[3][36][10]  # [direction][i][d]: tongues strictly between i and i +- d
 
 cdef int _DIE_III[6]
 cdef int _DIE_IV[6]
@@ -63,6 +67,13 @@ def _init_tables():
     cdef int i, a, b, c
     for i in range(Z_SIZE):
         ZOB[i] = _PY_ZOBRIST[i]
+    for i in range(36):
+        for a in range(1, 10):
+            BETWEEN[CW][i][a] = 0
+            BETWEEN[CCW][i][a] = 0
+            for b in range(1, a):
+                BETWEEN[CW][i][a] |= (<uint64_t>1) << ((i + b) % 36)
+                BETWEEN[CCW][i][a] |= (<uint64_t>1) << ((i - b + 36) % 36)
     tokens = sorted((f"{square_name(src, True)}/{square_name(dst, False)}", src, dst)
                     for src in range(37) for dst in range(1, 46))
     for i, (_, a, b) in enumerate(tokens):
@@ -101,6 +112,8 @@ cdef struct State:
     int nsums
     int sums[4]
     uint64_t key
+    uint64_t tall        # derived: tongues holding 3 or more pieces
+    uint64_t occ[4]      # derived: tongues of each player
 
 cdef struct Undo:
     int kind             # 0 turn, 1 roll, 2 roll-off roll
@@ -164,17 +177,14 @@ cdef inline bint can_land(State *s, int p, int i) noexcept nogil:
     cdef int o = s.pos.owner[i]
     return o < 0 or o == p or s.pos.count[i] == 1
 
-cdef inline bint clear(State *s, int i, int d, int sign) noexcept nogil:
-    """No tongue strictly between index i and i + sign*d holds 3 or more pieces."""
-    cdef int j
-    for j in range(1, d):
-        if s.pos.count[(i + sign * j + 36) % 36] >= 3:
-            return 0
-    return 1
+cdef inline bint clear(State *s, int i, int d, int direction) noexcept nogil:
+    """No tongue strictly between index i and i +- d holds 3 or more pieces."""
+    return (s.tall & BETWEEN[direction][i][d]) == 0
 
 cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) noexcept nogil:
     """Legal steps of player p with value d (rules S5-S7) into src/dst; returns the count."""
     cdef int seat = s.seats[p], n = 0, i, k, m, t, sign
+    cdef uint64_t pieces
     if s.pos.out[p]:
         i = 9 * seat + d - 1 if direction == CW else 9 * seat + 9 - d
         if can_land(s, p, i):
@@ -183,13 +193,14 @@ cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) no
             return 1
         return 0
     sign = 1 if direction == CW else -1
-    for i in range(36):
-        if s.pos.owner[i] != p:
-            continue
+    pieces = s.occ[p]
+    while pieces:
+        i = brett_ctz64(pieces)
+        pieces &= pieces - 1
         if direction == CW:
             k = (9 * seat + 8 - i + 36) % 36
             if d > k:
-                if not clear(s, i, k + 1, 1):
+                if not clear(s, i, k + 1, CW):
                     continue
                 m = d - k
                 if not (s.pos.goal[p] >> (m - 1)) & 1:
@@ -198,7 +209,7 @@ cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) no
                     n += 1
                     continue
         t = (i + sign * d + 36) % 36
-        if clear(s, i, d, sign) and can_land(s, p, t):
+        if clear(s, i, d, direction) and can_land(s, p, t):
             src[n] = i + 1
             dst[n] = t + 1
             n += 1
@@ -248,8 +259,11 @@ cdef int make_step(State *s, int p, int src, int dst) noexcept nogil:
         key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c]
         if c > 1:
             key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
+            if c == 3:
+                s.tall &= ~((<uint64_t>1) << i)
         else:
             s.pos.owner[i] = -1
+            s.occ[p] &= ~((<uint64_t>1) << i)
         s.pos.count[i] = c - 1
     if dst > 36:
         m = dst - 37
@@ -267,9 +281,14 @@ cdef int make_step(State *s, int p, int src, int dst) noexcept nogil:
                 key ^= ZOB[Z_OUT + o * 10 + oc]
             key ^= ZOB[Z_OUT + o * 10 + oc + 1]
             s.pos.out[o] = oc + 1
+            s.occ[o] &= ~((<uint64_t>1) << i)
             c = 0
         if c:
             key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c]
+            if c == 2:
+                s.tall |= (<uint64_t>1) << i
+        else:
+            s.occ[p] |= (<uint64_t>1) << i
         key ^= ZOB[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
         s.pos.owner[i] = p
         s.pos.count[i] = c + 1
@@ -286,19 +305,28 @@ cdef void unmake_step(State *s, int p, int src, int dst, int hit, uint64_t key) 
         c = s.pos.count[i]
         if c > 1:
             s.pos.count[i] = c - 1
+            if c == 3:
+                s.tall &= ~((<uint64_t>1) << i)
         elif hit >= 0:
             s.pos.out[hit] -= 1
             s.pos.owner[i] = hit
             s.pos.count[i] = 1
+            s.occ[p] &= ~((<uint64_t>1) << i)
+            s.occ[hit] |= (<uint64_t>1) << i
         else:
             s.pos.owner[i] = -1
             s.pos.count[i] = 0
+            s.occ[p] &= ~((<uint64_t>1) << i)
     if src == 0:
         s.pos.out[p] += 1
     else:
         i = src - 1
         s.pos.owner[i] = p
         s.pos.count[i] += 1
+        if s.pos.count[i] == 3:
+            s.tall |= (<uint64_t>1) << i
+        elif s.pos.count[i] == 1:
+            s.occ[p] |= (<uint64_t>1) << i
     s.key = key
 
 cdef int step_value(State *s, int p, int direction, int src, int dst) noexcept nogil:
@@ -593,6 +621,10 @@ cdef class SchuftCore:
         for i in range(36):
             s.pos.owner[i] = owners[i]
             s.pos.count[i] = counts[i]
+            if counts[i] >= 3:
+                s.tall |= (<uint64_t>1) << i
+            if counts[i]:
+                s.occ[owners[i]] |= (<uint64_t>1) << i
         for i in range(n):
             s.pos.goal[i] = goals[i]
             s.pos.out[i] = outs[i]
