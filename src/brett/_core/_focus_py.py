@@ -298,12 +298,12 @@ class FocusCore:
                 if code:
                     winners, reason = 1 << p, code
                     break
-        if reason == NOT_OVER:
+        if reason == NOT_OVER and n == 2:
+            if not self._moves_for(self._to_move):  # 2 players: no skipping
+                winners, reason = 1 << (1 - self._to_move), 1
+        elif reason == NOT_OVER:
             able = [bool(self._moves_for(p)) for p in range(n)]
-            if n == 2:
-                if not able[self._to_move]:
-                    winners, reason = 1 << (1 - self._to_move), 1
-            elif n == 4 and self._teams:
+            if n == 4 and self._teams:
                 stuck = [not (able[t] or able[t + 2]) for t in (0, 1)]
                 if stuck[0] and stuck[1]:
                     reason = 6
