@@ -2,8 +2,10 @@
 
     PYTHONPATH=src python -m pytest benchmarks/bench_schuft.py
 
-Random full games/s and decisions/s on both cores (inside the core, and through
-the Python integer layer, the way OpenSpiel is driven from Python), perft(1)
+Random full games/s and decisions/s on both cores: whole random turns inside the
+core (``random_playouts``), random integer-layer decisions inside the core
+(``random_decision_playouts``) and through the Python integer layer (the way
+OpenSpiel is driven from Python); perft(1)
 from the start and perft(2) a few turns before the end of a game, and, when
 ``open_spiel`` is installed, OpenSpiel's ``maedn`` (a dice race game) driven
 through pyspiel in the same run for the ratio.  A summary is printed at the end.
@@ -49,6 +51,20 @@ def test_random_games(benchmark: Any, backend: str) -> None:
     RESULTS[f"games 2p {backend}"] = _rate(benchmark, games)
     RESULTS[f"turns (core playouts) 2p {backend}"] = _rate(benchmark, stats.plies)
     benchmark.extra_info.update(games=games, turns=stats.plies)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_decision_games(benchmark: Any, backend: str) -> None:
+    """Whole random games inside the core, every turn made of random integer-layer
+    decisions (one step each, like one piece move in maedn)."""
+    game = Schuft.twin(backend)(players=2)
+    games = 5000 if backend == "cython" else 5
+    stats = benchmark.pedantic(game.random_decision_playouts, args=(games,),
+                               kwargs={"seed": 1}, rounds=3 if backend == "cython" else 1,
+                               iterations=1)
+    RESULTS[f"decision games 2p {backend}"] = _rate(benchmark, games)
+    RESULTS[f"decisions (core playouts) 2p {backend}"] = _rate(benchmark, stats.plies)
+    benchmark.extra_info.update(games=games, decisions=stats.plies)
 
 
 def _integer_layer_game(game: Any, rng: random.Random) -> tuple[int, int]:
@@ -123,9 +139,9 @@ def test_openspiel_maedn_decisions(benchmark: Any) -> None:
                     state.apply_action(actions[rng.randrange(len(actions))])
                     decisions += 1
             counts.append(decisions)
-    benchmark.pedantic(run, args=(20,), rounds=1, iterations=1)
+    benchmark.pedantic(run, args=(200,), rounds=1, iterations=1)
     RESULTS["decisions (Python API) maedn openspiel"] = _rate(benchmark, sum(counts))
-    RESULTS["games maedn openspiel"] = _rate(benchmark, 20)
+    RESULTS["games maedn openspiel"] = _rate(benchmark, 200)
 
 
 def test_zz_summary(capsys: Any) -> None:
@@ -143,7 +159,11 @@ def test_zz_summary(capsys: Any) -> None:
     ratio("API decisions cython / python", "decisions (Python API) 2p cython",
           "decisions (Python API) 2p python")
     ratio("perft(1) 2p cython / python", "perft(1) start 2p cython", "perft(1) start 2p python")
-    ratio("core turns cython / maedn decisions", "turns (core playouts) 2p cython",
+    ratio("core decisions cython / python", "decisions (core playouts) 2p cython",
+          "decisions (core playouts) 2p python")
+    ratio("core decisions cython / maedn decisions", "decisions (core playouts) 2p cython",
+          "decisions (Python API) maedn openspiel")
+    ratio("core whole turns cython / maedn decisions", "turns (core playouts) 2p cython",
           "decisions (Python API) maedn openspiel")
     ratio("API decisions cython / maedn decisions", "decisions (Python API) 2p cython",
           "decisions (Python API) maedn openspiel")

@@ -525,3 +525,31 @@ def test_cli_play_scripted() -> None:
     text = out.getvalue()
     assert code == 0 and "roll: " in text and "game over" in text
     assert "goal b" in text and text.count("roll: ") == 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_decision_playouts_follow_the_integer_layer(backend: str, players: int) -> None:
+    """The core's decision playouts make exactly the choices of a Python loop
+    over legal_actions() with the same splitmix64 stream."""
+    from brett._core._rng import SplitMix64
+
+    cls = Schuft.twin(backend)
+    game = cls(players=players, first_player="roll")
+    stats = game.random_decision_playouts(1, seed=players, max_plies=40)
+    rng = SplitMix64(players)
+    decisions = turns = 0
+    while not game.is_over() and turns < 40:
+        if game.is_chance_node():
+            game.apply_action(rng.below(216))
+            continue
+        size = len(game.move_stack)
+        while len(game.move_stack) == size:
+            actions = game.legal_actions()
+            game.apply_action(actions[rng.below(len(actions))])
+            decisions += 1
+        turns += 1
+    assert stats.plies == decisions
+    outcome = game.outcome()
+    assert stats.wins == tuple(int(outcome is not None and outcome.winner == p)
+                               for p in range(players))
+    assert stats.unfinished == int(outcome is None)

@@ -43,7 +43,7 @@ from typing import Any, Optional
 from ._core import _schuft_py as _py
 from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import CHANCE, TERMINAL, Game, Outcome, load_cores
+from .game import CHANCE, TERMINAL, Game, Outcome, PlayoutStats, load_cores
 
 _cores = load_cores("schuft")
 
@@ -241,6 +241,7 @@ class _SchuftAPI(Game):
     # the two core methods Schuft adds to the core protocol
     _core_canonical: Callable[[int], int]
     _core_step_options: Callable[[int], Optional[list[tuple[int, int, int]]]]
+    _core_decision_playouts: Callable[[int, int, int], tuple[Any, int, int, int]]
 
     def __init__(self, players: int = 2, first_player: Any = 0,
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> None:
@@ -449,10 +450,10 @@ class _SchuftAPI(Game):
         return game
 
     # ---- search helpers over chance nodes (S12)
-    def _no_pending(self, what: str) -> None:
+    def _no_pending(self, what: str, rolloff_ok: bool = False) -> None:
         if self._pactions:
             raise BrettError(f"{what}: a turn is half played through apply_action")
-        if self._core_get_state()[9] is not None:
+        if not rolloff_ok and self._core_get_state()[9] is not None:
             raise BrettError(f"{what} is not defined during the opening roll-off "
                              f"(tied players re-roll without bound)")
 
@@ -524,6 +525,22 @@ class _SchuftAPI(Game):
             self._core_push(cm)
             self._stack.append(_cm_to_move(cm))
         return self.outcome()
+
+    def random_decision_playouts(self, n: int, seed: Optional[int] = None,
+                                 max_plies: Optional[int] = None) -> PlayoutStats:
+        """``n`` random games inside the core, every turn played by uniformly
+        random *decisions* of the integer layer (direction at 15, then one step
+        at a time, or pass) instead of a uniformly random whole turn; the state
+        is unchanged.  ``plies`` in the result counts decisions (rolls are not
+        counted).  Both twins play the same games for the same seed."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"n must be an int >= 0, not {n!r}")
+        self._no_pending("random_decision_playouts", rolloff_ok=True)
+        seed = self._rng.getrandbits(64) if seed is None else seed
+        cap = -1 if max_plies is None else int(max_plies)
+        wins, draws, unfinished, decisions = self._core_decision_playouts(
+            n, seed & (2**64 - 1), cap)
+        return PlayoutStats(n, tuple(wins), draws, unfinished, decisions)
 
     # ---- integer layer
     def _pending_direction(self) -> int:

@@ -513,11 +513,63 @@ cdef void push_turn(State *s, uint64_t cm, Undo *u) noexcept nogil:
         u.src[i] = step_src(cm, i)
         u.dst[i] = step_dst(cm, i)
         u.hit[i] = make_step(s, p, u.src[i], u.dst[i])
+    end_turn(s)
+
+cdef inline void end_turn(State *s) noexcept nogil:
+    cdef int p = s.to_move
     s.key ^= ZOB[Z_ROLL + s.roll] ^ ZOB[Z_TOMOVE + p]
     s.roll = -1
     s.to_move = (p + 1) % s.n
     s.key ^= ZOB[Z_TOMOVE + s.to_move]
     s.plies += 1
+
+cdef int decision_turn(State *s, uint64_t *rng) noexcept nogil:
+    """Play one turn by uniformly random decisions of the integer layer
+    (direction at 15, then one step at a time, or pass); returns the decisions."""
+    cdef int p = s.to_move, total = ROLL_SUM[s.roll], direction, decisions = 1, nopt, j, k
+    cdef int vals[3]
+    cdef int nvals = 3
+    cdef int ov[32]
+    cdef int osrc[32]
+    cdef int odst[32]
+    cdef int dirs[2]
+    cdef int ndirs = 0
+    vals[0] = ROLL_VALUES[s.roll][0]
+    vals[1] = ROLL_VALUES[s.roll][1]
+    vals[2] = ROLL_VALUES[s.roll][2]
+    if total == 15:
+        if options(s, p, CW, vals, 3, ov, osrc, odst):
+            dirs[ndirs] = CW
+            ndirs += 1
+        if options(s, p, CCW, vals, 3, ov, osrc, odst):
+            dirs[ndirs] = CCW
+            ndirs += 1
+        if ndirs == 0:
+            end_turn(s)  # pass
+            return 1
+        direction = dirs[brett_rng_below(rng, <uint32_t>ndirs)]
+        decisions = 0
+    else:
+        direction = CW if total > 15 else CCW
+        decisions = 0
+    while nvals and s.pos.goal[p] != FULL_GOAL:
+        nopt = options(s, p, direction, vals, nvals, ov, osrc, odst)
+        if nopt == 0:
+            break
+        j = <int>brett_rng_below(rng, <uint32_t>nopt)
+        make_step(s, p, osrc[j], odst[j])
+        for k in range(nvals):
+            if vals[k] == ov[j]:
+                vals[k] = vals[nvals - 1]
+                break
+        nvals -= 1
+        decisions += 1
+    if decisions == 0:
+        decisions = 1  # the pass action
+    elif total == 15:
+        decisions += 1  # the direction
+    end_turn(s)
+    return decisions
 
 cdef void pop_any(State *s, Undo *u) noexcept nogil:
     cdef int i, p
@@ -826,6 +878,39 @@ cdef class SchuftCore:
         with nogil:
             total = perft(self.gen, &self.s, depth, cf)
         return total
+
+    def _core_decision_playouts(self, int n, uint64_t seed, int max_plies):
+        cdef uint64_t rng = seed
+        cdef uint64_t decisions = 0
+        cdef int draws = 0, unfinished = 0, game, turns, player, w
+        cdef int wins[4]
+        cdef State saved
+        cdef Undo u
+        cdef State *s = &self.s
+        memset(wins, 0, sizeof(wins))
+        memcpy(&saved, s, sizeof(State))
+        with nogil:
+            for game in range(n):
+                turns = 0
+                while True:
+                    player = player_of(s)
+                    if player == TERMINAL:
+                        w = winner(s)
+                        if w >= 0:
+                            wins[w] += 1
+                        else:
+                            draws += 1
+                        break
+                    if max_plies >= 0 and turns >= max_plies:
+                        unfinished += 1
+                        break
+                    if player == CHANCE:
+                        push_roll(s, <int>brett_rng_below(&rng, 216), &u)
+                    else:
+                        decisions += <uint64_t>decision_turn(s, &rng)
+                        turns += 1
+                memcpy(s, &saved, sizeof(State))
+        return [wins[i] for i in range(self.s.n)], draws, unfinished, decisions
 
     def _core_playouts(self, int n, uint64_t seed, int max_plies):
         cdef uint64_t rng = seed

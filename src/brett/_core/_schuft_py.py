@@ -146,7 +146,7 @@ class SchuftCore:
         key = 0
         for p in contenders:
             key ^= ZOBRIST[Z_CONT + p]
-        for p, s in zip(contenders, sums):
+        for p, s in zip(contenders, sums, strict=False):
             key ^= ZOBRIST[Z_RSUM + p * 27 + s]
         return key
 
@@ -434,7 +434,7 @@ class SchuftCore:
             to_move = -1
             if len(sums) == len(contenders):
                 top = max(sums)
-                tied = tuple(c for c, s in zip(contenders, sums) if s == top)
+                tied = tuple(c for c, s in zip(contenders, sums, strict=False) if s == top)
                 if len(tied) == 1:
                     new = None
                     to_move = tied[0]
@@ -513,6 +513,70 @@ class SchuftCore:
             total += self._perft(depth - 1, count_finished)
             self._core_pop()
         return total
+
+    def _decision_turn(self, rng: SplitMix64) -> int:
+        """Play one turn by uniformly random decisions of the integer layer
+        (the direction at 15, then one step at a time, or pass); returns the
+        number of decisions."""
+        p = self._to_move
+        roll = list(ROLLS[self._roll])
+        total = sum(roll)
+        steps: list[tuple[int, int]] = []
+        decisions = 0
+        if total == 15:
+            dirs = [d for d in (CW, CCW) if self._options(p, d, roll)]
+            if not dirs:
+                self._core_push(PASS)
+                return 1
+            direction = dirs[rng.below(len(dirs))]
+            decisions = 1
+        else:
+            direction = CW if total > 15 else CCW
+        done = []
+        while roll and self._goal[p] != FULL_GOAL:
+            opts = self._options(p, direction, roll)
+            if not opts:
+                break
+            d, src, dst = opts[rng.below(len(opts))]
+            done.append((src, dst, self._make_step(p, src, dst)))
+            steps.append((src, dst))
+            roll.remove(d)
+            decisions += 1
+        for src, dst, hit in reversed(done):
+            self._unmake_step(p, src, dst, hit)
+        self._core_push(make_turn(direction, steps) if steps else PASS)
+        return max(decisions, 1)
+
+    def _core_decision_playouts(self, n: int, seed: int,
+                                max_plies: int) -> tuple[list[int], int, int, int]:
+        """Like ``_core_playouts``, but every turn is played by random decisions
+        of the integer layer; the last number counts decisions, not turns."""
+        rng = SplitMix64(seed)
+        wins = [0] * self._n
+        draws = unfinished = decisions = 0
+        for _ in range(n):
+            made = turns = 0
+            while True:
+                player = self._core_player()
+                if player == TERMINAL:
+                    w = self._winner()
+                    if w >= 0:
+                        wins[w] += 1
+                    else:
+                        draws += 1
+                    break
+                if 0 <= max_plies <= turns:
+                    unfinished += 1
+                    break
+                if player == CHANCE:
+                    self._core_push(ROLL_FLAG | rng.below(216))
+                else:
+                    decisions += self._decision_turn(rng)
+                    turns += 1
+                made += 1
+            for _ in range(made):
+                self._core_pop()
+        return wins, draws, unfinished, decisions
 
     def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
         rng = SplitMix64(seed)
