@@ -447,6 +447,19 @@ def test_integer_layer(backend: str) -> None:
     assert three.current_player() == 0 and len(three.returns()) == 3
 
 
+def test_observation_tensor(backend: str) -> None:
+    cls = Focus.twin(backend)
+    game = cls.from_position(pos({"c3": "rg", "h5": "g"}, "g 2,1 -,-"))
+    planes = game.observation_tensor()
+    assert len(planes) == 13 and all(len(p) == 8 and len(p[0]) == 8 for p in planes)
+    # green to move: green is "player 0" of the view, red the next
+    assert planes[0 * 2 + 1][2][2] == 1 and planes[1 * 2 + 0][2][2] == 1
+    assert planes[0][4][7] == 1 and planes[0][2][2] == 0
+    assert sum(map(sum, planes[10])) == 52 and planes[10][0][0] == 0
+    assert planes[11][3][3] == 1 and planes[12][3][3] == 2  # reserves: green 1, red 2
+    assert len(cls(players=4).observation_tensor()) == 25
+
+
 def test_copy_pickle_equality(backend: str) -> None:
     game = Focus.twin(backend)(players=3, move_rule="up_to")
     game.random_playout(seed=5, max_plies=30)

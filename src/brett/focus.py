@@ -349,6 +349,30 @@ class _FocusAPI(Game):
         self._check_action(action)
         return _move_of(action)
 
+    def observation_tensor(self) -> list[list[list[int]]]:
+        """``6 * n + 1`` planes of 8 x 8 ints (row = rank - 1, column = file), from
+        the view of the player to move (player 0 once the game is over):
+
+        * planes ``level * n + i`` (level 0..4 from the bottom): 1 where a piece of
+          the ``i``-th player after the mover (``i = 0``: the mover) stands at that
+          level;
+        * plane ``5 * n``: 1 on the 52 playable squares;
+        * planes ``5 * n + 1 + i``: the reserve of player ``i`` (same order) on
+          every playable square.
+        """
+        st = self._state()
+        n = st.players
+        me = max(self._core_player(), 0)
+        planes = [[[0] * 8 for _ in range(8)] for _ in range(6 * n + 1)]
+        for sq, stack in enumerate(st.board):
+            x, y = SQUARE_XY[sq]
+            for level, colour in enumerate(stack):
+                planes[level * n + (colour - me) % n][y][x] = 1
+            planes[5 * n][y][x] = 1
+            for i in range(n):
+                planes[5 * n + 1 + i][y][x] = st.reserves[(me + i) % n]
+        return planes
+
     # ---- result
     def outcome(self) -> Optional[Outcome]:
         result = self._core_result()
