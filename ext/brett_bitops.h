@@ -50,6 +50,28 @@ static inline int brett_ctz64(uint64_t x)
 #endif
 }
 
+/* Index of the highest set bit; x must not be 0. */
+static inline int brett_msb64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (int)i;
+#elif defined(_MSC_VER)
+    unsigned long i;
+    if (_BitScanReverse(&i, (unsigned long)(x >> 32)))
+        return (int)i + 32;
+    _BitScanReverse(&i, (unsigned long)x);
+    return (int)i;
+#else
+    int n = 0;
+    while (x >>= 1) n++;
+    return n;
+#endif
+}
+
 /* Byte swap (mirrors a bitboard top to bottom). */
 static inline uint64_t brett_bswap64(uint64_t x)
 {

@@ -106,7 +106,8 @@ def cmd_bench(game: Any, args: argparse.Namespace, out: TextIO) -> None:
 
 
 def cmd_play(game: Any, args: argparse.Namespace, out: TextIO,
-             read: Callable[[str], str] = input) -> None:
+             read: Optional[Callable[[str], str]] = None) -> None:
+    read = read or input  # looked up at call time, so tests can patch builtins.input
     kinds = [k.strip() for k in args.players.split(",")]
     if any(k not in ("human", "random") for k in kinds):
         raise SystemExit(f"--players: each seat is 'human' or 'random', not {args.players!r}")

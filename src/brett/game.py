@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, TypeVar
 
 from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError
@@ -245,7 +245,6 @@ class Game:
     _move_from_core: Callable[[Any], Any]
     _core_from_move: Callable[[Any], Any]
     position: Callable[[], str]
-    from_position: ClassVar[Callable[[str], Any]]
     outcome: Callable[[], Optional[Outcome]]
     num_players: Callable[[], int]
     num_distinct_actions: Callable[[], int]
@@ -260,6 +259,11 @@ class Game:
     _core_player: Callable[[], int]
     _core_perft: Callable[[int, bool], int]
     _core_playouts: Callable[[int, int, int], tuple[Any, int, int, int]]
+
+    if TYPE_CHECKING:
+        @classmethod
+        def from_position(cls, position: str) -> Any:
+            """Load a position string (each game defines it)."""
 
     def _illegal_reason(self, move: Any) -> str:
         """Why a well-formed move is not legal here (games refine this)."""

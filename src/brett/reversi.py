@@ -374,7 +374,7 @@ class _ReversiAPI(Game):
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:  # type: ignore[override]
+    def from_position(cls, text: str) -> Any:
         """The game at a position string (R7); :class:`InvalidPositionError` if malformed."""
         if not isinstance(text, str):
             raise InvalidPositionError(f"{text!r} is not a position string")

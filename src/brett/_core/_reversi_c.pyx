@@ -22,40 +22,11 @@ from ._reversi_py import SIZES, ZOBRIST
 cdef extern from "brett_bitops.h":
     int brett_popcount64(uint64_t x) noexcept nogil
     int brett_ctz64(uint64_t x) noexcept nogil
+    int brett_msb64(uint64_t x) noexcept nogil
 
 cdef extern from "brett_rng.h":
     uint64_t brett_rng_next(uint64_t *state) noexcept nogil
     uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
-
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #if defined(_MSC_VER) && !defined(__clang__)
-    #include <intrin.h>
-    #endif
-    /* Index of the highest set bit; x must not be 0. */
-    static inline int reversi_msb64(uint64_t x)
-    {
-    #if defined(__GNUC__) || defined(__clang__)
-        return 63 - __builtin_clzll(x);
-    #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
-        unsigned long i;
-        _BitScanReverse64(&i, x);
-        return (int)i;
-    #elif defined(_MSC_VER)
-        unsigned long i;
-        if (_BitScanReverse(&i, (unsigned long)(x >> 32)))
-            return (int)i + 32;
-        _BitScanReverse(&i, (unsigned long)x);
-        return (int)i;
-    #else
-        int n = 0;
-        while (x >>= 1) n++;
-        return n;
-    #endif
-    }
-    """
-    int reversi_msb64(uint64_t x) noexcept nogil
 
 
 cdef int TERMINAL = -4
@@ -150,25 +121,25 @@ cdef inline uint64_t _get_flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
     r = ray[4]
     o = r & ~O
     if o:
-        first = (<uint64_t>1) << reversi_msb64(o)
+        first = (<uint64_t>1) << brett_msb64(o)
         if first & P:
             flips |= r & ~((first << 1) - 1)
     r = ray[5]
     o = r & ~O
     if o:
-        first = (<uint64_t>1) << reversi_msb64(o)
+        first = (<uint64_t>1) << brett_msb64(o)
         if first & P:
             flips |= r & ~((first << 1) - 1)
     r = ray[6]
     o = r & ~O
     if o:
-        first = (<uint64_t>1) << reversi_msb64(o)
+        first = (<uint64_t>1) << brett_msb64(o)
         if first & P:
             flips |= r & ~((first << 1) - 1)
     r = ray[7]
     o = r & ~O
     if o:
-        first = (<uint64_t>1) << reversi_msb64(o)
+        first = (<uint64_t>1) << brett_msb64(o)
         if first & P:
             flips |= r & ~((first << 1) - 1)
     return flips
