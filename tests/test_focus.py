@@ -537,7 +537,8 @@ def test_bad_options(backend: str, options: dict[str, Any]) -> None:
     f"{START_2P.replace('r,r,g,g,r,r/', ',r,g,g,r,r/', 1)} r 0,0 -,-",
     f"{START_2P}/. r 0,0 -,-",
     f"{board({})} r 1,1,1 -,-,- first=rr", f"{board({})} r 0,1,1 -,-,- first=r",
-    f"{board({})} r 0,0,0 -,-,- returned=1,2",
+    f"{board({})} r 0,0,0 -,-,- returned=1,2", f"{START_2P} r \uff11,0 -,-",
+    f"{START_2P} r 0,0 -,- ply=\uff13",
 ])
 def test_bad_positions(backend: str, text: Any) -> None:
     with pytest.raises(InvalidPositionError):

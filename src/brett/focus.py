@@ -142,6 +142,7 @@ class FocusMove:
 
 _MOVE_RE = re.compile(r"([a-h][1-8])-([a-h][1-8])(?::([0-9]+))?")
 _ENTRY_RE = re.compile(r"\+([a-h][1-8])")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _action_of(move: FocusMove) -> int:
@@ -514,7 +515,7 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
         raise bad(f"reserves {reserves_text!r}: need one count per player (2, 3 or 4)")
 
     def count(value: str, what: str, limit: int = NUM_SQUARES) -> int:
-        if not value.isdigit() or len(value) > 3 or int(value) > limit:
+        if not _DIGITS.fullmatch(value) or len(value) > 3 or int(value) > limit:
             raise bad(f"{what} {value!r} is not a count from 0 to {limit}")
         return int(value)
 
@@ -594,11 +595,11 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
                 raise bad(f"rule={value!r}: expected 'up_to' or 'whole' (exact is the default)")
             rule = RULES.index(value)
         elif key == "cap":
-            if not value.isdigit() or len(value) > 9 or int(value) < 1:
+            if not _DIGITS.fullmatch(value) or len(value) > 9 or int(value) < 1:
                 raise bad(f"cap={value!r} is not a ply count >= 1")
             cap = int(value)
         elif key == "ply":
-            if not value.isdigit() or len(value) > 9 or int(value) < 1:
+            if not _DIGITS.fullmatch(value) or len(value) > 9 or int(value) < 1:
                 raise bad(f"ply={value!r} is not a ply count >= 1")
             ply = int(value)
         elif key == "first":
