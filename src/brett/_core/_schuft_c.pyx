@@ -46,6 +46,8 @@ cdef enum:
     Z_SIZE = 1848
     TABLE_SIZE = 16384         # > 2 * the most step lists a turn can have (2 * 27 * 18 * 9)
     MAX_RESULTS = 8800
+    MEMO_SIZE = 4096           # > 2 * the most inner nodes of a turn (2 * (27 + 27 * 18))
+    MEMO_MAX = 2100
 
 cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
 cdef uint64_t ZOB[Z_SIZE]
@@ -54,6 +56,8 @@ cdef int ROLL_SUM[216]
 
 cdef int TOKEN_RANK[37][46]     # order of the step text "src/dst" among all steps
 cdef uint64_t BETWEEN[3][36][10]  # [direction][i][d]: tongues strictly between i and i +- d
+cdef int TARGET[3][36][10]        # [direction][i][d]: the tongue index d steps from i
+cdef int TO_CORNER[4][36]         # [seat][i]: clockwise steps from i to the seat's last tongue
 
 cdef int _DIE_III[6]
 cdef int _DIE_IV[6]
@@ -68,7 +72,11 @@ def _init_tables():
     for i in range(Z_SIZE):
         ZOB[i] = _PY_ZOBRIST[i]
     for i in range(36):
+        for a in range(4):
+            TO_CORNER[a][i] = (9 * a + 8 - i + 36) % 36
         for a in range(1, 10):
+            TARGET[CW][i][a] = (i + a) % 36
+            TARGET[CCW][i][a] = (i - a + 36) % 36
             BETWEEN[CW][i][a] = 0
             BETWEEN[CCW][i][a] = 0
             for b in range(1, a):
@@ -135,6 +143,11 @@ cdef struct Result:
     uint64_t cm
     Pos pos
 
+cdef struct Memo:
+    uint64_t key
+    int code
+    Pos pos
+
 cdef struct Gen:
     uint32_t stamp
     uint32_t stamps[TABLE_SIZE]
@@ -142,6 +155,10 @@ cdef struct Gen:
     int nresults
     int want_rep
     Result results[MAX_RESULTS]
+    uint32_t mstamps[MEMO_SIZE]
+    int32_t mslots[MEMO_SIZE]
+    int nmemo
+    Memo memo[MEMO_MAX]
 
 
 # ------------------------------------------------------------- helpers (C)
@@ -183,7 +200,7 @@ cdef inline bint clear(State *s, int i, int d, int direction) noexcept nogil:
 
 cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) noexcept nogil:
     """Legal steps of player p with value d (rules S5-S7) into src/dst; returns the count."""
-    cdef int seat = s.seats[p], n = 0, i, k, m, t, sign
+    cdef int seat = s.seats[p], n = 0, i, k, m, t
     cdef uint64_t pieces
     if s.pos.out[p]:
         i = 9 * seat + d - 1 if direction == CW else 9 * seat + 9 - d
@@ -192,13 +209,12 @@ cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) no
             dst[0] = i + 1
             return 1
         return 0
-    sign = 1 if direction == CW else -1
     pieces = s.occ[p]
     while pieces:
         i = brett_ctz64(pieces)
         pieces &= pieces - 1
         if direction == CW:
-            k = (9 * seat + 8 - i + 36) % 36
+            k = TO_CORNER[seat][i]
             if d > k:
                 if not clear(s, i, k + 1, CW):
                     continue
@@ -208,7 +224,7 @@ cdef int steps_for(State *s, int p, int direction, int d, int *src, int *dst) no
                     dst[n] = 36 + m
                     n += 1
                     continue
-        t = (i + sign * d + 36) % 36
+        t = TARGET[direction][i][d]
         if clear(s, i, d, direction) and can_land(s, p, t):
             src[n] = i + 1
             dst[n] = t + 1
@@ -390,6 +406,50 @@ cdef inline void sort_options(int *ov, int *osrc, int *odst, int n) noexcept nog
         odst[j + 1] = b
 
 
+cdef bint seen_before(Gen *g, State *s, int direction, int *vals, int nvals) noexcept nogil:
+    """Whether this inner node (position, unused values, direction) was searched
+    already in this turn; records it if not.  Its subtree then adds nothing:
+    the search meets step lists in notation order, so every result below was
+    reached before by a step list that sorts first."""
+    cdef int a = vals[0], b = vals[1] if nvals > 1 else 0, c = 0, t
+    cdef int code
+    cdef uint64_t key
+    cdef uint32_t h
+    cdef Memo *m
+    if nvals > 2:
+        c = vals[2]
+    # sort the (at most three) values so the code is independent of their order
+    if a < b:
+        t = a
+        a = b
+        b = t
+    if b < c:
+        t = b
+        b = c
+        c = t
+    if a < b:
+        t = a
+        a = b
+        b = t
+    code = direction * 1000 + a * 100 + b * 10 + c
+    key = s.key ^ (<uint64_t>code * <uint64_t>0x9E3779B97F4A7C15ULL)
+    h = <uint32_t>(key ^ (key >> 32)) & (MEMO_SIZE - 1)
+    while g.mstamps[h] == g.stamp:
+        m = &g.memo[g.mslots[h]]
+        if m.key == key and m.code == code and memcmp(&m.pos, &s.pos, sizeof(Pos)) == 0:
+            return 1
+        h = (h + 1) & (MEMO_SIZE - 1)
+    if g.nmemo >= MEMO_MAX:  # cannot happen (see MEMO_SIZE); just search again
+        return 0
+    g.mstamps[h] = g.stamp
+    g.mslots[h] = g.nmemo
+    m = &g.memo[g.nmemo]
+    m.key = key
+    m.code = code
+    memcpy(&m.pos, &s.pos, sizeof(Pos))
+    g.nmemo += 1
+    return 0
+
 cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
               uint64_t cm) noexcept nogil:
     cdef int ov[32]
@@ -398,6 +458,8 @@ cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
     cdef int nopt = 0, j, k, hit, v, i, skipped
     cdef int rest[3]
     cdef uint64_t key
+    if nvals and turn_len(cm) and seen_before(g, s, direction, vals, nvals):
+        return
     if s.pos.goal[p] != FULL_GOAL:
         nopt = options(s, p, direction, vals, nvals, ov, osrc, odst)
     if nopt == 0:
@@ -430,8 +492,10 @@ cdef int generate(Gen *g, State *s, bint want_rep) noexcept nogil:
     g.stamp += 1
     if g.stamp == 0:
         memset(g.stamps, 0, sizeof(g.stamps))
+        memset(g.mstamps, 0, sizeof(g.mstamps))
         g.stamp = 1
     g.nresults = 0
+    g.nmemo = 0
     g.want_rep = want_rep
     vals[0] = ROLL_VALUES[s.roll][0]
     vals[1] = ROLL_VALUES[s.roll][1]
@@ -649,6 +713,7 @@ cdef class SchuftCore:
         if self.gen == NULL or self.undo == NULL:
             raise MemoryError()
         memset(self.gen.stamps, 0, sizeof(self.gen.stamps))
+        memset(self.gen.mstamps, 0, sizeof(self.gen.mstamps))
         self.gen.stamp = 0
         self.nundo = 0
         memset(&self.s, 0, sizeof(State))
