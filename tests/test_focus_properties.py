@@ -133,3 +133,65 @@ def test_twins_agree_on_single_actions(opts: dict[str, Any], seed: int, plies: i
     for move in py.move_stack:
         cy.push(move)
     assert cy._core_is_legal(action) == py._core_is_legal(action)
+
+
+SQUARES = [f"{f}{r}" for r in range(1, 9) for f in "abcdefgh"
+           if f"{f}{r}" not in {"a1", "b1", "a2", "g1", "h1", "h2", "a7", "a8", "b8", "g8",
+                                 "h8", "h7"}]
+
+
+@st.composite
+def positions(draw: Any) -> str:
+    """Arbitrary (mostly unreachable) positions: sparse stacks, reserves, captures, options."""
+    n = draw(st.sampled_from([2, 3, 4]))
+    letters = "rgby"[:n]
+    stacks = draw(st.dictionaries(st.sampled_from(SQUARES),
+                                  st.text(alphabet=letters, min_size=1, max_size=5),
+                                  max_size=20))
+    ranks = []
+    for y in range(8, 0, -1):
+        ranks.append(",".join(stacks.get(sq, ".") for sq in SQUARES if sq.endswith(str(y))))
+    reserves = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    captured = []
+    for p in range(n):
+        counts = {c: draw(st.integers(0, 4)) for c in letters if c != letters[p]}
+        captured.append("".join(f"{c}{k}" for c, k in counts.items() if k) or "-")
+    fields = ["/".join(ranks), draw(st.sampled_from(letters)), ",".join(map(str, reserves)),
+              ",".join(captured)]
+    if n == 4 and draw(st.booleans()):
+        fields.append("ffa")
+    rule = draw(st.sampled_from(["exact", "up_to", "whole"]))
+    if rule != "exact":
+        fields.append(f"rule={rule}")
+    if draw(st.booleans()):
+        fields.append(f"cap={draw(st.integers(1, 40))}")
+    fields.append(f"ply={draw(st.integers(1, 30))}")
+    if n == 3:
+        owing = [letters[p] for p in range(3) if reserves[p] and draw(st.booleans())]
+        if owing:
+            fields.append("first=" + "".join(owing))
+        fields.append("returned=" + ",".join(str(draw(st.integers(0, 6))) for _ in range(3)))
+    if n == 2 and draw(st.booleans()):
+        fields.append("mirror=" + draw(st.sampled_from(["ok", "no"])))
+    return " ".join(fields)
+
+
+@needs_cython
+@settings(max_examples=150, deadline=None)
+@given(text=positions(), seed=st.integers(0, 2**64 - 1))
+def test_twins_agree_on_arbitrary_positions(text: str, seed: int) -> None:
+    py = Focus.twin("python").from_position(text)
+    cy = Focus.twin("cython").from_position(text)
+    assert cy.position() == py.position()
+    assert Focus.twin("python").from_position(py.position()).position() == py.position()
+    assert cy.outcome() == py.outcome() and cy.current_player() == py.current_player()
+    assert cy._core_moves() == py._core_moves()
+    assert cy._core_key() == py._core_key() == cy._core_full_key()
+    assert cy.perft(2) == py.perft(2)
+    assert cy.random_playout(seed=seed, max_plies=60) == py.random_playout(seed=seed,
+                                                                            max_plies=60)
+    assert cy.position() == py.position() and cy._core_key() == py._core_key()
+    while py.move_stack:
+        py.pop()
+        cy.pop()
+    assert cy.position() == py.position() == Focus.from_position(text).position()
