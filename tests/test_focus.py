@@ -561,7 +561,12 @@ def test_cli_perft() -> None:
                                         "--no-teams", "--backend", "python")
     text = run_cli("perft", "focus", "--depth", "2", "--divide", "--swap", "c3,d3",
                    "--mirror-rule", "--max-plies", "9")
-    assert "d2-d3 68" in text and "c3-c4 " not in text  # c3 holds green after the swap
+    lines = text.splitlines()
+    divide = {m: int(n) for m, n in (line.split() for line in lines[:-2])}
+    assert "c3-c4" not in divide and "d3-d4" in divide  # c3 and d3 traded colours
+    assert f"perft(2) = {sum(divide.values())}" == lines[-2]
+    swapped = Focus(swap=("c3", "d3"), mirror_rule=True, max_plies=9)
+    assert divide == {str(m): n for m, n in swapped.divide(2).items()}
     text = run_cli("perft", "focus", "--depth", "1", "--swap", "random", "--seed", "4")
     assert "perft(1) = " in text
 
