@@ -34,6 +34,7 @@ decisions so far (``;cw 12/17``).
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -55,6 +56,8 @@ LETTERS = _py.LETTERS
 SEATS = _py.SEATS
 PATTERN = (0, 1, 2, 3, 0, 1, 2, 3, 0)
 FULL_GOAL = _py.FULL_GOAL
+
+_ROLL_SUMS = tuple(sum(r) for r in ROLLS)
 
 ACTION_CW = 333
 ACTION_CCW = 334
@@ -188,6 +191,7 @@ def _code(part: str, is_src: bool) -> int:
     return int(part)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _move_to_cm(move: SchuftMove) -> int:
     if move.direction == "pass":
         return 0
@@ -198,6 +202,7 @@ def _move_to_cm(move: SchuftMove) -> int:
     return _py.make_turn(CW if move.direction == "cw" else CCW, steps)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _cm_to_move(cm: int) -> Any:
     if cm >= ROLL_FLAG:
         return Roll.from_index(cm - ROLL_FLAG)
@@ -242,6 +247,9 @@ class _SchuftAPI(Game):
     _core_canonical: Callable[[int], int]
     _core_step_options: Callable[[int], Optional[list[tuple[int, int, int]]]]
     _core_decision_playouts: Callable[[int, int, int], tuple[Any, int, int, int]]
+    _core_roll: Callable[[], int]
+    _core_to_move: Callable[[], int]
+    _options_cache: tuple[Any, list[tuple[int, int, int]]]
 
     def __init__(self, players: int = 2, first_player: Any = 0,
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> None:
@@ -290,7 +298,7 @@ class _SchuftAPI(Game):
     @property
     def pending_roll(self) -> Optional[Roll]:
         """The roll of the turn being played, None at a chance node."""
-        r = self._core_get_state()[6]
+        r = self._core_roll()
         return None if r < 0 else Roll.from_index(r)
 
     def outcome(self) -> Optional[Outcome]:
@@ -548,10 +556,10 @@ class _SchuftAPI(Game):
         for action, _, _ in self._pactions:
             if action in (ACTION_CW, ACTION_CCW):
                 return CW if action == ACTION_CW else CCW
-        roll = self.pending_roll
-        if roll is None or roll.total == 15:
+        r = self._core_roll()
+        if r < 0 or _ROLL_SUMS[r] == 15:
             return 0
-        return CW if roll.total > 15 else CCW
+        return CW if _ROLL_SUMS[r] > 15 else CCW
 
     def _pending_cm(self) -> int:
         steps = [(s, d) for a, s, d in self._pactions if a < ACTION_CW]
@@ -563,7 +571,17 @@ class _SchuftAPI(Game):
         return text
 
     def _decision_options(self) -> list[tuple[int, int, int]]:
-        """Legal decisions as (action, src, dst)."""
+        """Legal decisions as (action, src, dst) (remembered for the current
+        state, since legal_actions and apply_action both need them)."""
+        ident = (self._core_key(), self._pactions)
+        cache = self.__dict__.get("_options_cache")
+        if cache is not None and cache[0] == ident:
+            return cache[1]
+        result = self._decision_options_uncached()
+        self._options_cache = (ident, result)
+        return result
+
+    def _decision_options_uncached(self) -> list[tuple[int, int, int]]:
         direction = self._pending_direction()
         if direction == 0:
             out = []
@@ -639,8 +657,7 @@ class _SchuftAPI(Game):
         return action
 
     def _step_value_of(self, direction: int, src: int, dst: int) -> int:
-        state = self._core_get_state()
-        seat = SEATS[state[0]][max(state[5], 0)]
+        seat = SEATS[self._players][max(self._core_to_move(), 0)]
         if src == 0:
             d = dst - 9 * seat if direction == CW else 9 * seat + 10 - dst
         elif dst > 36:

@@ -799,6 +799,12 @@ cdef class SchuftCore:
     def _core_key(self):
         return self.s.key
 
+    def _core_roll(self):
+        return self.s.roll
+
+    def _core_to_move(self):
+        return self.s.to_move
+
     def _core_player(self):
         return player_of(&self.s)
 

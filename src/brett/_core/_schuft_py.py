@@ -153,6 +153,14 @@ class SchuftCore:
     def _core_key(self) -> int:
         return self._key
 
+    def _core_roll(self) -> int:
+        """The pending roll's index, -1 at a chance node."""
+        return self._roll
+
+    def _core_to_move(self) -> int:
+        """The player whose turn it is (-1 during the roll-off)."""
+        return self._to_move
+
     def _winner(self) -> int:
         for p in range(self._n):
             if self._goal[p] == FULL_GOAL:
