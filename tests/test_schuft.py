@@ -553,3 +553,16 @@ def test_decision_playouts_follow_the_integer_layer(backend: str, players: int) 
     assert stats.wins == tuple(int(outcome is not None and outcome.winner == p)
                                for p in range(players))
     assert stats.unfinished == int(outcome is None)
+
+
+def test_cli_bench_and_options() -> None:
+    out = io.StringIO()
+    assert cli.main(["bench", "schuft", "--games", "3", "--players", "4", "--max-plies", "20"],
+                    out=out) == 0
+    # --max-plies is also the game's own cap here: the games end as draws
+    assert "3 random games" in out.getvalue() and "draws 3" in out.getvalue()
+    out = io.StringIO()
+    assert cli.main(["perft", "schuft", "--depth", "1", "--players", "3", "--first-player",
+                     "roll", "--moves", "9-9-8 1-1-2 5-8-2"], out=out) == 0
+    # r rolled 26, g 4, b 15: r starts and rolls again
+    assert "perft(1) = 156574" in out.getvalue()
