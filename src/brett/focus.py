@@ -338,7 +338,7 @@ class _FocusAPI(Game):
 
     def apply_action(self, action: int) -> None:
         """Play an action; :class:`IllegalMoveError` if it is not legal (state unchanged)."""
-        self._check_action(action)
+        action = self._check_action(action)
         if self._core_player() == TERMINAL:
             raise IllegalMoveError(f"illegal action {action}: the game is over")
         if not self._core_is_legal(action):
@@ -347,7 +347,7 @@ class _FocusAPI(Game):
         self._stack.append(_move_of(action))
 
     def action_to_move(self, action: int) -> FocusMove:
-        self._check_action(action)
+        action = self._check_action(action)
         return _move_of(action)
 
     def observation_tensor(self) -> list[list[list[int]]]:

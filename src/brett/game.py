@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import operator
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -412,7 +413,8 @@ class Game:
         return sorted(self._core_moves())
 
     def legal_actions_mask(self) -> Any:
-        """A 0/1 vector of length ``num_distinct_actions()`` (numpy if installed, else bytes)."""
+        """Which actions are legal, as a vector of length ``num_distinct_actions()``:
+        a numpy ``bool`` array when numpy is installed, else ``bytes`` of 0 and 1."""
         mask = bytearray(self.num_distinct_actions())
         for a in self.legal_actions():
             mask[a] = 1
@@ -420,22 +422,26 @@ class Game:
             import numpy
         except ImportError:
             return bytes(mask)
-        return numpy.frombuffer(bytes(mask), dtype=numpy.uint8).copy()
+        return numpy.frombuffer(bytes(mask), dtype=numpy.uint8).astype(bool)
 
     def action_to_move(self, action: int) -> Any:
-        self._check_action(action)
-        return self._move_from_core(action)
+        return self._move_from_core(self._check_action(action))
 
     def move_to_action(self, move: Any) -> int:
         if isinstance(move, str):
             move = self.parse_move(move)
         return int(self._core_from_move(move))
 
-    def _check_action(self, action: int) -> None:
-        if isinstance(action, bool) or not isinstance(action, int) \
-                or not 0 <= action < self.num_distinct_actions():
+    def _check_action(self, action: Any) -> int:
+        """``action`` as a Python int (numpy integers welcome), or InvalidMoveError."""
+        try:
+            value = operator.index(action)
+        except TypeError:
+            value = -1
+        if isinstance(action, bool) or not 0 <= value < self.num_distinct_actions():
             raise InvalidMoveError(
                 f"action {action!r} is not an int in 0..{self.num_distinct_actions() - 1}")
+        return value
 
     def apply_action(self, action: int) -> None:
         """Play an action; :class:`IllegalMoveError` if it is not legal (state unchanged)."""
