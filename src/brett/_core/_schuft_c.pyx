@@ -468,6 +468,13 @@ cdef void dfs(Gen *g, State *s, int p, int direction, int *vals, int nvals,
         return
     if g.want_rep:
         sort_options(ov, osrc, odst, nopt)
+    if nvals == 1:  # the last value: every step completes a turn
+        for j in range(nopt):
+            key = s.key
+            hit = make_step(s, p, osrc[j], odst[j])
+            record(g, s, add_step(cm, osrc[j], odst[j]))
+            unmake_step(s, p, osrc[j], odst[j], hit, key)
+        return
     for j in range(nopt):
         v = ov[j]
         # the unused values without one copy of v
