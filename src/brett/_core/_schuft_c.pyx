@@ -53,6 +53,7 @@ cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
 cdef uint64_t ZOB[Z_SIZE]
 cdef int ROLL_VALUES[216][3]
 cdef int ROLL_SUM[216]
+cdef int ROLL_MULT[216]   # rolls with the same values as this one if it is the first such, else 0
 
 cdef int TOKEN_RANK[37][46]     # order of the step text "src/dst" among all steps
 cdef uint64_t BETWEEN[3][36][10]  # [direction][i][d]: tongues strictly between i and i +- d
@@ -94,6 +95,12 @@ def _init_tables():
                 ROLL_VALUES[i][1] = _DIE_IV[b]
                 ROLL_VALUES[i][2] = _DIE_V[c]
                 ROLL_SUM[i] = _DIE_III[a] + _DIE_IV[b] + _DIE_V[c]
+    first = {}
+    for i in range(216):
+        values = tuple(sorted((ROLL_VALUES[i][0], ROLL_VALUES[i][1], ROLL_VALUES[i][2])))
+        first.setdefault(values, i)
+        ROLL_MULT[i] = 0
+        ROLL_MULT[first[values]] += 1
 
 
 _init_tables()
@@ -683,10 +690,13 @@ cdef uint64_t perft(Gen *g, State *s, int depth, bint count_finished) noexcept n
     if player == TERMINAL:
         return 1 if count_finished else 0
     if player == CHANCE:
+        # A turn depends on the values rolled, not on which die shows which:
+        # the rolls with the same values (at most two) are counted together.
         for r in range(216):
-            push_roll(s, r, &u)
-            total += perft(g, s, depth, count_finished)
-            pop_any(s, &u)
+            if ROLL_MULT[r]:
+                push_roll(s, r, &u)
+                total += <uint64_t>ROLL_MULT[r] * perft(g, s, depth, count_finished)
+                pop_any(s, &u)
         return total
     n = generate(g, s, 0)
     if depth == 1:
