@@ -566,3 +566,30 @@ def test_cli_bench_and_options() -> None:
                      "roll", "--moves", "9-9-8 1-1-2 5-8-2"], out=out) == 0
     # r rolled 26, g 4, b 15: r starts and rolls again
     assert "perft(1) = 156574" in out.getvalue()
+
+
+def test_reentry_ignores_tall_stacks_but_goal_steps_do_not(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    # ccw re-entry with 3 lands on tongue 7 although 9 and 8 hold 3-stacks
+    text = pos({9: "g3", 8: "g3", 20: "r1"}, ["rrrrrrr..", "ggg......"], outs=(1, 0),
+               roll="1-3-2")
+    game = cls.from_position(text)
+    assert moves(game) and all(m.startswith("ccw x/7") for m in moves(game))
+    # a 3-stack on tongue 9 (before the corner) bars the goal to the piece on 7 ...
+    text = pos({7: "r1", 9: "g3", 30: "r1"}, ["rrrrr..rr", "gggggg..."], roll="9-9-8")
+    game = cls.from_position(text)
+    assert all("7/" not in m for m in moves(game))
+    # ... and a 3-stack behind the corner bars running on past a taken goal field
+    text = pos({8: "r1", 12: "g3"}, [".rrrrrrrr", "gggggg..."], roll="9-9-8")
+    game = cls.from_position(text)
+    assert moves(game) == ["pass"]
+
+
+def test_pass_at_fifteen_needs_both_directions_blocked(backend: str) -> None:
+    cls = Schuft.twin(backend)
+    # the only piece sits between two enemy 3-stacks: no step either way
+    text = pos({20: "r1", 19: "g3", 21: "g3"}, ["rrrrrrrr.", "ggg......"], roll="5-8-2")
+    game = cls.from_position(text)
+    assert moves(game) == ["pass"] and game.legal_actions() == [ACTION_PASS]
+    game.apply_action(ACTION_PASS)
+    assert str(game.peek()) == "pass" and game.is_chance_node()
