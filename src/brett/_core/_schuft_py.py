@@ -341,7 +341,8 @@ class SchuftCore:
         total = sum(roll)
         directions = (CW,) if total > 15 else (CCW,) if total < 15 else (CW, CCW)
         for direction in directions:
-            self._dfs(p, direction, list(roll), [], best, lists)
+            self._dfs(p, direction, list(roll), [], "cw" if direction == CW else "ccw",
+                      best, lists)
         if not best:
             best[packed] = ("pass", PASS)
             lists[PASS] = packed
@@ -350,14 +351,15 @@ class SchuftCore:
         return result
 
     def _dfs(self, p: int, direction: int, values: list[int], steps: list[tuple[int, int]],
-             best: dict[Any, tuple[str, int]], lists: dict[int, Any]) -> None:
+             text: str, best: dict[Any, tuple[str, int]], lists: dict[int, Any]) -> None:
+        """Play every legal step in turn; ``text`` is the notation so far.  A
+        complete step list keeps the notation sorting first for its result."""
         opts = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
         if not opts:
             if steps:
                 cm = make_turn(direction, steps)
                 res = self._packed()
                 lists[cm] = res
-                text = turn_notation(cm)
                 old = best.get(res)
                 if old is None or text < old[0]:
                     best[res] = (text, cm)
@@ -366,7 +368,8 @@ class SchuftCore:
             hit = self._make_step(p, src, dst)
             values.remove(d)
             steps.append((src, dst))
-            self._dfs(p, direction, values, steps, best, lists)
+            self._dfs(p, direction, values, steps,
+                      f"{text} {square_name(src, True)}/{square_name(dst, False)}", best, lists)
             steps.pop()
             values.append(d)
             self._unmake_step(p, src, dst, hit)
