@@ -183,7 +183,7 @@ class SchuftMove:
         return f"SchuftMove({self.direction!r}, {self.steps!r})"
 
 
-def _code(part: str, is_src: bool) -> int:
+def _code(part: str) -> int:
     if part == "x":
         return 0
     if part[0] == "g":
@@ -198,7 +198,7 @@ def _move_to_cm(move: SchuftMove) -> int:
     steps = []
     for step in move.steps:
         src, dst = step.split("/")
-        steps.append((_code(src, True), _code(dst, False)))
+        steps.append((_code(src), _code(dst)))
     return _py.make_turn(CW if move.direction == "cw" else CCW, steps)
 
 
@@ -356,21 +356,40 @@ class _SchuftAPI(Game):
         if roll.direction not in ("choice", move.direction):
             return (f"the roll {roll} sums to {roll.total}, so the turn runs "
                     f"{'clockwise (cw)' if roll.direction == 'cw' else 'counter-clockwise (ccw)'}")
-        d = CW if move.direction == "cw" else CCW
+        direction = CW if move.direction == "cw" else CCW
+        unused = [roll.iii, roll.iv, roll.v]
         done: list[str] = []
+        codes = _py.turn_steps(_move_to_cm(move))
         for i, step in enumerate(move.steps):
-            prefix = _move_to_cm(SchuftMove(move.direction, (*done, step)))
-            if self._core_step_options(prefix) is None:
-                return (f"step {step!r} is not legal after {' '.join(done) or 'the roll'} "
-                        f"(roll {roll}, {move.direction}): wrong value, a block, "
-                        f"a pending re-entry or a goal field that is taken")
-            done.append(move.steps[i])
+            before = self._core_step_options(_py.make_turn(direction, codes[:i])) or []
+            src, dst = codes[i]
+            where = f"step {step!r}" + (f" after {' '.join(done)}" if done else "")
+            value = self._step_value_of(direction, src, dst)
+            if not before:
+                return f"{where}: no value can be played any more (the turn is over)"
+            if value not in unused:
+                return (f"{where}: it needs a {value or 'distance of 1-9'}, the unused "
+                        f"values are {' '.join(map(str, sorted(unused)))}")
+            if src != 0 and any(s == 0 for _, s, _ in before):
+                return f"{where}: a piece is out, so every step must bring one back in"
+            other = [t for v, s, t in before if v == value and s == src and t != dst]
+            if other:
+                return (f"{where}: {value} from {_py.square_name(src, True)} goes to "
+                        f"{_py.square_name(other[0], False)} here (S7: a piece that can "
+                        f"enter its goal must)" if other[0] > 36 else
+                        f"{where}: {value} from {_py.square_name(src, True)} goes to "
+                        f"{_py.square_name(other[0], False)} here")
+            if not any(v == value and s == src and t == dst for v, s, t in before):
+                return (f"{where} is blocked: no own piece there, a tongue of 3 or more "
+                        f"pieces in the way, two enemy pieces on the target, or a goal "
+                        f"field that is taken")
+            unused.remove(value)
+            done.append(step)
         options = self._core_step_options(_move_to_cm(move)) or []
         if options:
             value, src, dst = options[0]
             return (f"the turn is not over: the value {value} can still be played "
                     f"(e.g. {_py.square_name(src, True)}/{_py.square_name(dst, False)})")
-        del d
         return "it is not a legal turn here"
 
     def push(self, move: Any) -> Any:
