@@ -155,7 +155,7 @@ def test_three_stack_blocks_everyone_and_recheck(backend: str) -> None:
     assert legal and all(m.startswith("cw 22/") for m in legal)
     # once a piece left the stack (two remain), the piece on 20 may pass it
     assert any(" 20/" in m for m in legal)
-    with pytest.raises(IllegalMoveError, match="not legal"):
+    with pytest.raises(IllegalMoveError, match="blocked"):
         game.push("cw 20/29 22/31 22/30")
     # an enemy 3-stack blocks too
     text = pos({20: "r1", 24: "g3"}, ["rrrrrrrr.", "gggggg..."], roll="9-9-8")
