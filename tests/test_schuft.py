@@ -350,6 +350,10 @@ def test_illegal_turns(backend: str, bad: str) -> None:
     pos({}, ["rrrrrrrrr", "ggggggggg"]),  # two winners
     pos({1: "r1"}, ["rrrrrrrr.", "ggggggggg"], roll="9-9-8"),  # over, yet rolled
     pos({1: "r0"}, ["rrrrrrrrr", "ggggggggg"]),
+    pos({20: "r1", 30: "g1"}, ["rrrrrrrr.", "gggggggg."], roll="9-9-8") + ";cw",  # not 15
+    pos({20: "r1", 30: "g1"}, ["rrrrrrrr.", "gggggggg."], roll="9-9-8") + ";cw 21/30",
+    pos({20: "r1", 30: "g1"}, ["rrrrrrrr.", "gggggggg."]) + ";cw 20/29",  # not rolled
+    pos({20: "r1", 30: "g1"}, ["rrrrrrrr.", "gggggggg."], roll="9-9-8") + ";pass",
 ])
 def test_bad_positions(bad: str) -> None:
     with pytest.raises(InvalidPositionError):
