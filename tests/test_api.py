@@ -33,8 +33,13 @@ def make(request: pytest.FixtureRequest, backend: str) -> Any:
     return lambda: GAMES[request.param](cls)
 
 
+# Schuft's plain twin searches every turn of a roll (~26 ms), so its perft stays shallow.
+PERFT_DEPTH = {"schuft": 1}
+
+
 def advance(game: Any, plies: int, seed: int) -> Any:
-    """Play ``plies`` random decisions and chance events, in the shared API only."""
+    """Play ``plies`` random decisions and chance events, in the shared API only,
+    and stop at a decision node (rolling once more if needed)."""
     rng = random.Random(seed)
     for _ in range(plies):
         if game.is_over():
@@ -43,6 +48,8 @@ def advance(game: Any, plies: int, seed: int) -> Any:
             game.apply_action(rng.choice(game.chance_outcomes())[0])
         else:
             game.push(rng.choice(list(game.legal_moves)))
+    if game.is_chance_node():
+        game.apply_action(rng.choice(game.chance_outcomes())[0])
     return game
 
 
@@ -123,20 +130,17 @@ def test_records_round_trip(make: Any) -> None:
 def test_perft_divide_and_parallel_perft(make: Any) -> None:
     game = advance(make(), 1, 7)
     assert game.perft(0) == 1
-    if game.is_chance_node():
-        game.apply_action(game.chance_outcomes()[0][0])
-    total = game.perft(2)
-    assert sum(game.divide(2).values()) == total
+    depth = PERFT_DEPTH.get(game.game_name, 2)
+    total = game.perft(depth)
+    assert total > 0 and sum(game.divide(depth).values()) == total
     with ThreadPoolExecutor(2) as pool:
-        assert game.perft(2, executor=pool) == total
+        assert game.perft(depth, executor=pool) == total
     with pytest.raises(ValueError):
         game.perft(-1)
 
 
 def test_integer_layer(make: Any) -> None:
     game = advance(make(), 3, 8)
-    if game.is_chance_node():
-        game.apply_action(game.chance_outcomes()[0][0])
     actions = game.legal_actions()
     assert actions == sorted(actions) and actions
     mask = game.legal_actions_mask()
