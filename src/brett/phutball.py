@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .game import TERMINAL, Game, LegalMoveView, Outcome, load_cores
 
@@ -299,8 +300,27 @@ class _PhutballAPI(Game):
 
     def random_playout(self, seed: Optional[int] = None,
                        max_plies: Optional[int] = None) -> Optional[Outcome]:
+        """Play random moves onto this game (they go on the move stack) until it
+        ends or ``max_plies`` moves were made; return the outcome (None if cut short).
+
+        A random move is drawn as the integer layer plays it: a uniform choice
+        among :meth:`legal_actions` (placements and jump directions), then, while
+        a ball move is open, among the next jumps and *stop*.  (Uniform over
+        whole paths would need all paths counted, and their number can grow
+        exponentially.)  The same seed plays the same game on both cores and in
+        :meth:`random_playouts`.
+        """
         self._refuse_open("random_playout")
-        return super().random_playout(seed, max_plies)
+        rng = SplitMix64(self._rng.getrandbits(64) if seed is None else seed)
+        plies = 0
+        while not self.is_over() and (max_plies is None or plies < max_plies):
+            while True:
+                actions = self.legal_actions()
+                self.apply_action(actions[rng.below(len(actions))])
+                if not self._open:
+                    break
+            plies += 1
+        return self.outcome()
 
     def random_playouts(self, n: int, seed: Optional[int] = None,
                         max_plies: Optional[int] = None) -> Any:

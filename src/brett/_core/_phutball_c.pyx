@@ -70,9 +70,8 @@ cdef class PhutballCore:
     # undo stack: per move the removed men, then (count, old ball, placed or -1)
     cdef int *undo
     cdef Py_ssize_t undo_len, undo_cap
-    # scratch for playouts (a path) and the 'n-th path' search
+    # scratch: a path (move generation, legality, push)
     cdef int *path
-    cdef int path_len
 
     def __cinit__(self, *args, **kwargs):
         self.undo = NULL
@@ -269,26 +268,14 @@ cdef class PhutballCore:
             self.set_run(here, s, d, MAN)
         return total
 
-    cdef int nth_path(self, int here, uint64_t *k) noexcept nogil:
-        """Extend ``self.path`` to the ``k``-th path in canonical order; 1 if found."""
-        cdef int d, s, found
+    cdef inline int jump_dirs(self, int here, int *dirs) noexcept nogil:
+        """The directions (ascending) in which the ball on ``here`` can jump."""
+        cdef int d, n = 0
         for d in range(8):
-            s = self.target(here, d)
-            if s < 0:
-                continue
-            self.path[self.path_len] = s
-            self.path_len += 1
-            if k[0] == 0:
-                return 1
-            k[0] -= 1
-            if self.board[s] != BEYOND:
-                self.set_run(here, s, d, EMPTY)
-                found = self.nth_path(s, k)
-                self.set_run(here, s, d, MAN)
-                if found:
-                    return 1
-            self.path_len -= 1
-        return 0
+            if self.target(here, d) >= 0:
+                dirs[n] = d
+                n += 1
+        return n
 
     cdef int direction_to(self, int here, int land) noexcept nogil:
         cdef int d
@@ -341,9 +328,10 @@ cdef class PhutballCore:
         """out = [wins0, wins1, draws, unfinished, plies]."""
         cdef uint8_t saved[PADMAX]
         cdef int sball = self.ball, sside = self.side, sply = self.ply, snmen = self.nmen
-        cdef uint64_t skey = self.key, rng = seed, g, r, k, total, empties
+        cdef uint64_t skey = self.key, rng = seed, g, r, empties
         cdef long long made
-        cdef int st, m
+        cdef int st, m, d, nj, here, s, o, t
+        cdef int dirs[8]
         memcpy(saved, self.board, PADMAX)
         for g in range(n):
             made = 0
@@ -362,9 +350,10 @@ cdef class PhutballCore:
                 if 0 <= max_plies <= made:
                     out[3] += 1
                     break
+                # a random move as the integer layer draws it (see the Python twin)
                 empties = <uint64_t>self.empties()
-                total = empties + self.count_paths(self.ball)
-                r = brett_rng_below(&rng, <uint32_t>total)
+                nj = self.jump_dirs(self.ball, dirs)
+                r = brett_rng_below(&rng, <uint32_t>(empties + nj))
                 if r < empties:
                     for m in range(self.first, self.last + 1):
                         if self.board[m] == EMPTY and m != self.ball:
@@ -373,10 +362,27 @@ cdef class PhutballCore:
                                 break
                             r -= 1
                 else:
-                    k = r - empties
-                    self.path_len = 0
-                    self.nth_path(self.ball, &k)
-                    self.play_path(self.path, self.path_len, 0)
+                    d = dirs[r - empties]
+                    here = self.ball
+                    while True:
+                        s = self.target(here, d)
+                        o = self.off[d]
+                        t = here + o
+                        while t != s:
+                            self.board[t] = EMPTY
+                            self.nmen -= 1
+                            t += o
+                        here = s
+                        if self.board[s] == BEYOND:
+                            break
+                        nj = self.jump_dirs(here, dirs)
+                        r = brett_rng_below(&rng, <uint32_t>(nj + 1))
+                        if r == <uint64_t>nj:
+                            break
+                        d = dirs[r]
+                    self.ball = here
+                    self.side ^= 1
+                    self.ply += 1
                 made += 1
             out[4] += <uint64_t>made
             memcpy(self.board, saved, PADMAX)

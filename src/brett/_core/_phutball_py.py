@@ -324,41 +324,44 @@ class PhutballCore:
         return self._perft(depth, bool(count_finished))
 
     # ------------------------------------------------------------ playouts
-    def _nth_path(self, path: list[int], k: list[int]) -> bool:
-        """Extend ``path`` to the ``k[0]``-th jump path in canonical order."""
-        here = path[-1]
-        for d in range(8):
-            land = self._jump_target(here, d)
-            if land < 0:
-                continue
-            path.append(land)
-            if k[0] == 0:
-                return True
-            k[0] -= 1
-            if not self._beyond(land):
-                jumped = self._between(here, land, d)
-                for c in jumped:
-                    self._man[c] = False
-                found = self._nth_path(path, k)
-                for c in jumped:
-                    self._man[c] = True
-                if found:
-                    return True
-            path.pop()
-        return False
-
     def _random_move(self, rng: SplitMix64) -> CoreMove:
-        """A uniformly random legal move: index ``rng.below(count)`` of the canonical list."""
+        """A random move, drawn as the integer layer plays it, step by step.
+
+        First a uniform choice among the placements (ascending cell) and the
+        jump directions open to the ball (ascending index); after each jump
+        that stays on the board, a uniform choice among the next jump
+        directions and *stop* (last).  Uniform over whole paths is not used:
+        their number can grow exponentially with the men on the board.
+        """
         empties = self._empties()
-        r = rng.below(empties + self._count_paths(self._ball))
+        dirs = [d for d in range(8) if self._jump_target(self._ball, d) >= 0]
+        r = rng.below(empties + len(dirs))
         if r < empties:
             for c in range(self._cols, (self._rows + 1) * self._cols):
                 if not self._man[c] and c != self._ball:
                     if r == 0:
                         return c
                     r -= 1
+        d = dirs[r - empties]
         path = [self._ball]
-        self._nth_path(path, [r - empties])
+        removed: list[int] = []
+        while True:
+            here = path[-1]
+            land = self._jump_target(here, d)
+            jumped = self._between(here, land, d)
+            for c in jumped:
+                self._man[c] = False
+            removed.extend(jumped)
+            path.append(land)
+            if self._beyond(land):
+                break
+            dirs = [e for e in range(8) if self._jump_target(land, e) >= 0]
+            r = rng.below(len(dirs) + 1)
+            if r == len(dirs):
+                break
+            d = dirs[r]
+        for c in removed:
+            self._man[c] = True
         return tuple(path)
 
     def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[Any, int, int, int]:
