@@ -54,7 +54,7 @@ _DEFAULT = (15, 19)
 _RUNNING, _TOP, _BOTTOM, _CAP, _NO_MOVE = 0, 1, 2, 3, 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PhutballMove:
     """A Phutball move: one point (a placement) or the ball's path.
 
@@ -108,6 +108,9 @@ class PhutballMove:
 
     def __str__(self) -> str:
         return "-".join(self.points)
+
+    def __repr__(self) -> str:
+        return f"PhutballMove({self.points!r})"
 
 
 def _letter(col: int) -> str:
@@ -710,7 +713,7 @@ class Phutball(_PhutballAPI, _cores.selected.PhutballCore):  # type: ignore[misc
     >>> game.push("h10-h12")
     PhutballMove(('h10', 'h12'))
     >>> game.ball, game.turn
-    ('h12', 1)
+    ('h12', 0)
     >>> Phutball().perft(2)
     80380
     """
