@@ -330,11 +330,17 @@ cdef class PhutballCore:
         cdef int sball = self.ball, sside = self.side, sply = self.ply, snmen = self.nmen
         cdef uint64_t skey = self.key, rng = seed, g, r, empties
         cdef long long made
-        cdef int st, m, d, nj, here, s, o, t
+        cdef int st, m, d, nj, here, s, o, t, pr, W = self.W
         cdef int dirs[8]
+        cdef int rowfree[MAXSIZE + 4]   # placeable points per padded row
         memcpy(saved, self.board, PADMAX)
         for g in range(n):
             made = 0
+            for pr in range(MAXSIZE + 4):
+                rowfree[pr] = 0
+            for m in range(self.first, self.last + 1):
+                if self.board[m] == EMPTY and m != self.ball:
+                    rowfree[m // W] += 1
             while True:
                 st = self.status()
                 if st != RUNNING:
@@ -355,10 +361,16 @@ cdef class PhutballCore:
                 nj = self.jump_dirs(self.ball, dirs)
                 r = brett_rng_below(&rng, <uint32_t>(empties + nj))
                 if r < empties:
-                    for m in range(self.first, self.last + 1):
+                    # the r-th placeable point: skip whole rows, then scan one
+                    pr = 2
+                    while r >= <uint64_t>rowfree[pr]:
+                        r -= rowfree[pr]
+                        pr += 1
+                    for m in range(pr * W + 1, pr * W + W - 1):
                         if self.board[m] == EMPTY and m != self.ball:
                             if r == 0:
                                 self.place(m)
+                                rowfree[pr] -= 1
                                 break
                             r -= 1
                 else:
@@ -371,6 +383,7 @@ cdef class PhutballCore:
                         while t != s:
                             self.board[t] = EMPTY
                             self.nmen -= 1
+                            rowfree[t // W] += 1
                             t += o
                         here = s
                         if self.board[s] == BEYOND:
@@ -380,6 +393,9 @@ cdef class PhutballCore:
                         if r == <uint64_t>nj:
                             break
                         d = dirs[r]
+                    rowfree[self.ball // W] += 1   # the ball's point is free again
+                    if self.board[here] != BEYOND:
+                        rowfree[here // W] -= 1
                     self.ball = here
                     self.side ^= 1
                     self.ply += 1
