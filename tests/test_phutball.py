@@ -548,6 +548,20 @@ def test_action_to_move_and_move_to_action_in_a_jump(backend: str) -> None:
         game.perft(1)
 
 
+def test_observation_tensor(backend: str) -> None:
+    np = pytest.importorskip("numpy")
+    game = Phutball.twin(backend).from_position(CHAIN)
+    obs = game.observation_tensor()
+    assert obs.shape == (4, 11, 9) and obs.dtype == np.float32
+    assert obs[0].sum() == 3 and obs[0][6][4] == obs[0][7][4] == obs[0][8][5] == 1
+    assert obs[1].sum() == 1 and obs[1][5][4] == 1
+    assert obs[2].sum() == 0 and obs[3].sum() == 0
+    game.apply_action(81)  # jump north, the move stays open
+    obs = game.observation_tensor()
+    assert obs[1][8][4] == 1 and obs[0].sum() == 1 and obs[2].sum() == 0
+    assert obs[3].sum() == 11 * 9
+
+
 # ----------------------------------------------------------------- text and CLI
 def test_text_board(backend: str) -> None:
     game = Phutball.twin(backend)(columns=5, rows=5)

@@ -400,6 +400,31 @@ class _PhutballAPI(Game):
             raise IllegalMoveError(f"{move}: its last step is not along one of the 8 directions")
         return n + d
 
+    def observation_tensor(self) -> Any:
+        """The position as 4 planes of ``(rows + 2) × columns`` 0/1 values.
+
+        Plane 0 the men, plane 1 the ball, plane 2 all ones when player 1 is to
+        move, plane 3 all ones while a ball move is open.  Row index ``r`` is
+        board row ``r``: index 0 and ``rows + 1`` are the points beyond the goal
+        lines (only the ball can be there).  A float32 numpy array of shape
+        ``(4, rows + 2, columns)`` if numpy is installed, else the same as
+        nested lists.
+        """
+        cols, rows, men, ball = self._core_get_state()[:4]
+        height = rows + 2
+        planes = [[[0.0] * cols for _ in range(height)] for _ in range(4)]
+        for c in men:
+            planes[0][c // cols][c % cols] = 1.0
+        planes[1][ball // cols][ball % cols] = 1.0
+        for plane, on in ((2, self.current_player() == 1), (3, self._open)):
+            if on:
+                planes[plane] = [[1.0] * cols for _ in range(height)]
+        try:
+            import numpy
+        except ImportError:
+            return planes
+        return numpy.asarray(planes, dtype=numpy.float32)
+
     def _direction(self, a: int, b: int) -> int:
         cols = self._cols
         dc, dr = b % cols - a % cols, b // cols - a // cols
