@@ -125,8 +125,12 @@ cdef class PhutballCore:
         self.row2_start = 3 * W
         self.nmen = 0
         for cell in men:
+            if not cols <= cell < (rows + 1) * cols:
+                raise ValueError(f"man on cell {cell!r}: not a point of the board")
             self.board[self.pad_of[<int>cell]] = MAN
             self.nmen += 1
+        if not 0 <= ball < self.ncells:
+            raise ValueError(f"ball on cell {ball!r}: not on the board")
         self.ball = self.pad_of[<int>ball]
         self.side = side
         self.ply = ply
