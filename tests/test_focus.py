@@ -578,7 +578,7 @@ def test_cli_scripted_play() -> None:
     answers = iter(["?", "c3-c9", "c4-c5", "c3-c4", "undo", "c3-c4", "quit"])
     from brett import cli
     args = cli.build_parser(["play", "focus"]).parse_args(
-        ["play", "focus", "--players", "human,random", "--seed", "3"])
+        ["play", "focus", "--seats", "human,random", "--seed", "3"])
     game = args._loader(args)
     out = io.StringIO()
     cli.cmd_play(game, args, out, read=lambda prompt: next(answers))
@@ -589,7 +589,7 @@ def test_cli_scripted_play() -> None:
 
 
 def test_cli_play_three_seats_and_bench() -> None:
-    text = run_cli("play", "focus", "--players", "random,random,random", "--seed", "1",
+    text = run_cli("play", "focus", "--players", "3", "--seats", "random", "--seed", "1",
                    "--max-plies", "12")
     assert "game over" in text and "ply cap" in text
     assert "random games" in run_cli("bench", "focus", "--games", "5", "--max-plies", "50")

@@ -595,7 +595,7 @@ def test_cli_perft() -> None:
 
 def test_cli_play_scripted_and_random() -> None:
     args = cli.build_parser(["play", "phutball"]).parse_args(
-        ["play", "phutball", "--columns", "5", "--rows", "5", "--players", "human,human"])
+        ["play", "phutball", "--columns", "5", "--rows", "5", "--seats", "human,human"])
     game = args._loader(args)
     answers = iter(["?", "zz", "c4", "c3-c5"])
     out = io.StringIO()
@@ -604,5 +604,5 @@ def test_cli_play_scripted_and_random() -> None:
     assert "is not Phutball notation" in text and "game over" in text and game.is_over()
     out = io.StringIO()
     assert cli.main(["play", "phutball", "--columns", "5", "--rows", "5", "--max-plies", "4",
-                     "--players", "random,random", "--seed", "3"], out=out) == 0
+                     "--seats", "random,random", "--seed", "3"], out=out) == 0
     assert "game over" in out.getvalue()

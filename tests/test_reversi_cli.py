@@ -79,7 +79,7 @@ def test_play_scripted_human_session() -> None:
     def answers(game: Any) -> Any:
         script = iter(["?", "a1", "zz", "f5", "undo", "d3", "quit"])
         return lambda prompt: next(script)
-    text = _play(["play", "reversi", "--players", "human,human"], answers)
+    text = _play(["play", "reversi", "--seats", "human,human"], answers)
     assert "d3 c4 f5 e6" in text                           # the '?' answer
     assert "illegal move 'a1'" in text and "'zz' is not a move" in text
     assert text.count("x to move") >= 2 and "o to move" in text
@@ -89,7 +89,7 @@ def test_play_scripted_human_session() -> None:
 def test_play_to_the_end_against_random() -> None:
     def answers(game: Any) -> Any:
         return lambda prompt: str(next(iter(game.legal_moves)))
-    text = _play(["play", "reversi", "--size", "6", "--players", "human,random",
+    text = _play(["play", "reversi", "--size", "6", "--seats", "human,random",
                   "--seed", "3"], answers)
     assert "player 1 plays" in text and "game over: Outcome(" in text
 

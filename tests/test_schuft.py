@@ -524,8 +524,8 @@ def test_cli_perft() -> None:
 
 def test_cli_play_scripted() -> None:
     out = io.StringIO()
-    code = cli.main(["play", "schuft", "--players", "random,random,random", "--num-players",
-                     "3", "--max-plies", "6", "--seed", "2"], out=out)
+    code = cli.main(["play", "schuft", "--seats", "random", "--players", "3",
+                     "--max-plies", "6", "--seed", "2"], out=out)
     text = out.getvalue()
     assert code == 0 and "roll: " in text and "game over" in text
     assert "goal b" in text and text.count("roll: ") == 6

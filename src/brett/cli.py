@@ -23,17 +23,39 @@ def game_class(name: str) -> Any:
     return getattr(importlib.import_module(f"brett.{name}"), GAMES[name])
 
 
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--position", metavar="STRING",
-                        help="start from this position string instead of the start")
-    parser.add_argument("--moves", metavar="MOVES", default="",
-                        help="moves to play first, separated by spaces")
-    parser.add_argument("--backend", choices=("cython", "python"),
-                        help="force a core (default: the fastest available)")
+def _add_option(parser: argparse.ArgumentParser, *names: str, **kwargs: Any) -> None:
+    """Add an option unless the game already defined it (``--seed``, ``--max-plies``):
+    then the game's option serves both the game and the command."""
+    if not any(n in parser._option_string_actions for n in names):
+        parser.add_argument(*names, **kwargs)
+
+
+def _add_common(parser: argparse.ArgumentParser, command: str) -> None:
+    _add_option(parser, "--position", metavar="STRING",
+                help="start from this position string instead of the start")
+    _add_option(parser, "--moves", metavar="MOVES", default="",
+                help="moves to play first, separated by spaces")
+    _add_option(parser, "--backend", choices=("cython", "python"),
+                help="force a core (default: the fastest available)")
+    if command == "perft":
+        _add_option(parser, "--depth", type=int, required=True)
+        _add_option(parser, "--divide", action="store_true",
+                    help="print the count after each first move")
+        _add_option(parser, "--count-finished", action="store_true",
+                    help="count a finished game as a leaf at every greater depth")
+    elif command == "play":
+        _add_option(parser, "--seats", default="human,random", metavar="KINDS",
+                    help="comma-separated 'human' or 'random' per seat, repeated "
+                         "for further players (default: human,random)")
+        _add_option(parser, "--seed", type=int, help="seed for the random players and dice")
+    else:
+        _add_option(parser, "--games", type=int, default=10000)
+        _add_option(parser, "--seed", type=int, default=1)
+        _add_option(parser, "--max-plies", type=int, help="cap on each playout")
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
-    """The parser; only the game named in ``argv`` is imported for its options."""
+    """The parser; only the game named in ``argv`` is imported, for its options."""
     parser = argparse.ArgumentParser(prog="brett", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     for command, text in (("perft", "count move sequences to a depth"),
@@ -43,33 +65,16 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
         games = sub.add_subparsers(dest="game", required=True)
         for name in GAMES:
             gp = games.add_parser(name, help=f"{command} {name}")
-            _add_common(gp)
-            if command == "perft":
-                gp.add_argument("--depth", type=int, required=True)
-                gp.add_argument("--divide", action="store_true",
-                                help="print the count after each first move")
-                gp.add_argument("--count-finished", action="store_true",
-                                help="count a finished game as a leaf at every greater depth")
-            elif command == "play":
-                gp.add_argument("--players", default="human,random", metavar="KINDS",
-                                help="comma-separated 'human' or 'random' per seat "
-                                     "(default: human,random)")
-                gp.add_argument("--seed", type=int, help="seed for the random players and dice")
-            else:
-                gp.add_argument("--games", type=int, default=10000)
-                gp.add_argument("--seed", type=int, default=1)
-                gp.add_argument("--max-plies", type=int)
             if name in argv:
-                gp.set_defaults(_loader=_loader_for(name, gp))
+                # The game's own options first, so that its --seed / --max-plies win.
+                cls = game_class(name)
+                cls.cli_arguments(gp)
+                gp.set_defaults(_loader=_loader_for(cls))
+            _add_common(gp, command)
     return parser
 
 
-def _loader_for(name: str, parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], Any]:
-    # Importing each game only when its sub-command is used keeps `brett --help` fast;
-    # its own options are added here because argparse needs them before parsing.
-    cls = game_class(name)
-    cls.cli_arguments(parser)
-
+def _loader_for(cls: Any) -> Callable[[argparse.Namespace], Any]:
     def load(args: argparse.Namespace) -> Any:
         klass = cls.twin(args.backend) if args.backend else cls
         game = klass.from_position(args.position) if args.position else klass.from_cli(args)
@@ -108,9 +113,9 @@ def cmd_bench(game: Any, args: argparse.Namespace, out: TextIO) -> None:
 def cmd_play(game: Any, args: argparse.Namespace, out: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
     read = read or input  # looked up at call time, so tests can patch builtins.input
-    kinds = [k.strip() for k in args.players.split(",")]
+    kinds = [k.strip() for k in args.seats.split(",")]
     if any(k not in ("human", "random") for k in kinds):
-        raise SystemExit(f"--players: each seat is 'human' or 'random', not {args.players!r}")
+        raise SystemExit(f"--seats: each seat is 'human' or 'random', not {args.seats!r}")
     rng = random.Random(args.seed)
     print(game, file=out)
     while not game.is_over():
@@ -123,9 +128,10 @@ def cmd_play(game: Any, args: argparse.Namespace, out: TextIO,
         player = game.current_player()
         kind = kinds[player % len(kinds)]
         if kind == "random":
-            move = rng.choice(list(game.legal_moves))
-            print(f"player {player} plays {move}", file=out)
-            game.push(move)
+            # The game's own random mover: Phutball draws a path step by step
+            # instead of listing every path, which can be exponentially many.
+            game.random_playout(seed=rng.getrandbits(64), max_plies=1)
+            print(f"player {player} plays {game.peek()}", file=out)
         elif not _human_turn(game, player, out, read):
             return
         print(game, file=out)

@@ -8,7 +8,6 @@ outcome, the text board and the CLI options.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import re
 from dataclasses import dataclass
@@ -466,35 +465,26 @@ class _FocusAPI(Game):
     # ---- CLI
     @classmethod
     def cli_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        def add(*names: str, **kw: Any) -> None:
-            # already defined by the command (play's --players, bench's --max-plies)
-            with contextlib.suppress(argparse.ArgumentError):
-                parser.add_argument(*names, **kw)
-        if any(a.dest == "players" for a in parser._actions):
-            add("--num-players", type=int, choices=(2, 3, 4), dest="num_players",
-                help="number of Focus players (default: one per --players seat)")
-        else:
-            add("--players", type=int, choices=(2, 3, 4), default=2,
-                help="number of players (default 2)")
-        add("--no-teams", action="store_true", help="4 players: free-for-all instead of teams")
-        add("--move-rule", choices=RULES, default="exact", help="F11 variant (default exact)")
-        add("--swap", metavar="SQ,SQ|random", help="trade a red and a green piece (F9)")
-        add("--mirror-rule", action="store_true", help="2 players: the mirror rule (F9)")
-        add("--max-plies", type=int, help="ply cap: reaching it is a draw")
-        add("--seed", type=int, help="seed for the random swap")
+        parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                            help="number of players (default 2)")
+        parser.add_argument("--no-teams", action="store_true",
+                            help="4 players: free-for-all instead of teams")
+        parser.add_argument("--move-rule", choices=RULES, default="exact",
+                            help="F11 variant (default exact)")
+        parser.add_argument("--swap", metavar="SQ,SQ|random",
+                            help="trade a red and a green piece (F9)")
+        parser.add_argument("--mirror-rule", action="store_true",
+                            help="2 players: the mirror rule (F9)")
+        parser.add_argument("--max-plies", type=int, help="ply cap: reaching it is a draw")
+        parser.add_argument("--seed", type=int, help="seed for the random swap")
 
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Any:
-        players = args.players
-        if isinstance(players, str):  # `brett play`: --players lists the seats
-            seats = len(players.split(","))
-            players = args.num_players or (seats if seats in (2, 3, 4) else 2)
         swap: Any = args.swap
         if swap is not None and swap != "random":
             swap = tuple(swap.split(","))
-        max_plies = None if args.command == "bench" else args.max_plies
-        return cls(players=players, teams=not args.no_teams, move_rule=args.move_rule,
-                   swap=swap, mirror_rule=args.mirror_rule, max_plies=max_plies,
+        return cls(players=args.players, teams=not args.no_teams, move_rule=args.move_rule,
+                   swap=swap, mirror_rule=args.mirror_rule, max_plies=args.max_plies,
                    seed=args.seed)
 
 

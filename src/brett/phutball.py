@@ -694,15 +694,12 @@ class _PhutballAPI(Game):
         parser.add_argument("--columns", type=int, default=15, help="board columns, 5-25")
         parser.add_argument("--rows", type=int, default=19, help="board rows, 5-25")
         parser.add_argument("--ball", help="the ball's start point (default: the centre)")
-        if "--max-plies" not in parser._option_string_actions:
-            parser.add_argument("--max-plies", type=int, help="ply cap: a draw when reached")
+        parser.add_argument("--max-plies", type=int, help="ply cap: a draw when reached")
 
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Any:
-        cap = getattr(args, "max_plies", None)
-        if getattr(args, "command", None) == "bench":
-            cap = None  # there --max-plies caps each playout, not the game
-        return cls(columns=args.columns, rows=args.rows, ball=args.ball, max_plies=cap)
+        return cls(columns=args.columns, rows=args.rows, ball=args.ball,
+                   max_plies=args.max_plies)
 
 
 class _PhutballMoveView(LegalMoveView):

@@ -461,8 +461,7 @@ class _ReversiAPI(Game):
                             help="blocked squares: a count 0-4, 'random' or a list like b2,g7")
         parser.add_argument("--handicap", type=int, default=0, help="handicap corners, 0-4")
         parser.add_argument("--handicap-color", choices=("black", "white"), default="black")
-        if not any(a.dest == "seed" for a in parser._actions):
-            parser.add_argument("--seed", type=int, help="seed for random holes")
+        parser.add_argument("--seed", type=int, help="seed for random holes (and random players)")
 
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Any:
@@ -470,7 +469,7 @@ class _ReversiAPI(Game):
         if isinstance(holes, str) and holes.strip().isdigit():
             holes = int(holes)
         return cls(size=args.size, board=args.board, holes=holes, handicap=args.handicap,
-                   handicap_color=args.handicap_color, seed=getattr(args, "seed", None))
+                   handicap_color=args.handicap_color, seed=args.seed)
 
 
 def _bits(squares: Iterable[int]) -> int:

@@ -223,15 +223,6 @@ def _start_state(n: int, to_move: int, cap: int, rolloff: Any) -> tuple[Any, ...
     return (n, tuple(owners), tuple(counts), (0,) * n, (0,) * n, to_move, -1, 0, cap, rolloff)
 
 
-def _add_option(parser: argparse.ArgumentParser, *names: str, **kwargs: Any) -> None:
-    """Add an option unless the generic CLI already defines one of its names."""
-    # argparse keeps its options in a private mapping; there is no public query.
-    taken = parser._option_string_actions
-    free = [n for n in names if n not in taken]
-    if free and len(free) == len(names):
-        parser.add_argument(*free, **kwargs)
-
-
 # ------------------------------------------------------------------- the mixin
 class _SchuftAPI(Game):
     game_name = "schuft"
@@ -867,24 +858,20 @@ class _SchuftAPI(Game):
     # ---- CLI
     @classmethod
     def cli_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        if "--players" in parser._option_string_actions:
-            _add_option(parser, "--num-players", dest="schuft_players", type=int, default=2,
-                        help="number of players 2-4 (default 2)")
-        else:
-            _add_option(parser, "--players", dest="schuft_players", type=int, default=2,
-                        help="number of players 2-4 (default 2)")
-        _add_option(parser, "--first-player", default="0",
-                    help="the starting player 0-3, or 'roll' for the opening roll-off")
-        _add_option(parser, "--max-plies", type=int, help="end as a draw after this many turns")
-        _add_option(parser, "--seed", type=int, help="seed of the game's own generator")
+        parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                            help="number of players 2-4 (default 2)")
+        parser.add_argument("--first-player", default="0",
+                            help="the starting player 0-3, or 'roll' for the opening roll-off")
+        parser.add_argument("--max-plies", type=int, help="end as a draw after this many turns")
+        parser.add_argument("--seed", type=int, help="seed of the game's own generator")
 
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Any:
-        first: Any = getattr(args, "first_player", "0")
+        first: Any = args.first_player
         if isinstance(first, str) and first.isdigit():
             first = int(first)
-        return cls(players=getattr(args, "schuft_players", 2), first_player=first,
-                   max_plies=getattr(args, "max_plies", None), seed=getattr(args, "seed", None))
+        return cls(players=args.players, first_player=first, max_plies=args.max_plies,
+                   seed=args.seed)
 
 
 def _parse_position(text: str) -> tuple[Any, ...]:
