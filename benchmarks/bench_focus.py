@@ -11,23 +11,31 @@ not timed asserts.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
+from _figures import Figures, needs_cython, per_second
 from brett.focus import Focus
 
-RESULTS: dict[str, float] = {}
-needs_cython = pytest.mark.skipif(bool(os.environ.get("BRETT_NO_EXTENSIONS")),
-                                  reason="BRETT_NO_EXTENSIONS=1: no compiled core")
+RESULTS = Figures("Focus", [
+    ('perft d3 cython/python (leaf/s)', 'perft 2p d3 cython leaf/s', 'perft 2p d3 python leaf/s'),
+    ('perft d3 cython/python (make/s)', 'perft 2p d3 cython make/s', 'perft 2p d3 python make/s'),
+    ('playouts 2p cython/python',
+     'playouts 2p cap 500 cython plies/s',
+     'playouts 2p cap 500 python plies/s'),
+    ('playouts 3p cython/python',
+     'playouts 3p cap 500 cython plies/s',
+     'playouts 3p cap 500 python plies/s'),
+    ('playouts 4p cython/python',
+     'playouts 4p cap 500 cython plies/s',
+     'playouts 4p cap 500 python plies/s'),
+    ('push+pop python/cython (time)', 'push+pop python us', 'push+pop cython us'),
+])
 # perft nodes from the 2-player start (exact rule), to count the moves made
 PERFT_2P = {1: 68, 2: 4460, 3: 299912, 4: 19521582, 5: 1298133752}
 PERFT = [("python", 3, 1), ("cython", 3, 20), ("cython", 4, 10), ("cython", 5, 3)]
 
-
-def _rate(benchmark: Any, count: int) -> float:
-    return count / benchmark.stats.stats.min
 
 
 @pytest.mark.parametrize(("backend", "depth", "rounds"), [
@@ -36,11 +44,11 @@ def test_perft_2p_start(benchmark: Any, backend: str, depth: int, rounds: int) -
     game = Focus.twin(backend)()
     nodes = benchmark.pedantic(game.perft, args=(depth,), rounds=rounds, iterations=1)
     made = sum(PERFT_2P[d] for d in range(1, depth))  # make/unmake pairs
-    rate = _rate(benchmark, nodes)
+    rate = per_second(benchmark, nodes)
     benchmark.extra_info.update(nodes=nodes, leaf_nodes_per_s=rate,
-                                makes_per_s=_rate(benchmark, made))
+                                makes_per_s=per_second(benchmark, made))
     RESULTS[f"perft 2p d{depth} {backend} leaf/s"] = rate
-    RESULTS[f"perft 2p d{depth} {backend} make/s"] = _rate(benchmark, made)
+    RESULTS[f"perft 2p d{depth} {backend} make/s"] = per_second(benchmark, made)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -51,9 +59,9 @@ def test_random_playouts(benchmark: Any, backend: str, players: int) -> None:
     stats = benchmark.pedantic(game.random_playouts, args=(games,),
                                kwargs={"seed": 1, "max_plies": cap},
                                rounds=3 if backend == "cython" else 1, iterations=1)
-    rate = _rate(benchmark, stats.plies)
+    rate = per_second(benchmark, stats.plies)
     benchmark.extra_info.update(plies_per_s=rate, plies=stats.plies,
-                                games_per_s=_rate(benchmark, games))
+                                games_per_s=per_second(benchmark, games))
     RESULTS[f"playouts {players}p cap {cap} {backend} plies/s"] = rate
 
 
@@ -71,24 +79,3 @@ def test_push_pop(benchmark: Any, backend: str) -> None:
     per_pair = benchmark.stats.stats.min / len(moves)
     benchmark.extra_info.update(seconds_per_push_pop=per_pair)
     RESULTS[f"push+pop {backend} us"] = per_pair * 1e6
-
-
-def teardown_module() -> None:
-    if not RESULTS:
-        return
-    print("\nFocus benchmark summary (this machine, one run)")
-    for name, value in RESULTS.items():
-        print(f"  {name:45s} {value:>16,.1f}")
-    for key in ("leaf/s", "make/s"):
-        py = RESULTS.get(f"perft 2p d3 python {key}")
-        cy = RESULTS.get(f"perft 2p d3 cython {key}")
-        if py and cy:
-            print(f"  perft d3 cython/python ({key}): {cy / py:,.0f}x")
-    for players in (2, 3, 4):
-        py = RESULTS.get(f"playouts {players}p cap 500 python plies/s")
-        cy = RESULTS.get(f"playouts {players}p cap 500 cython plies/s")
-        if py and cy:
-            print(f"  playouts {players}p cython/python: {cy / py:,.0f}x")
-    py, cy = RESULTS.get("push+pop python us"), RESULTS.get("push+pop cython us")
-    if py and cy:
-        print(f"  push+pop python/cython: {py / cy:,.1f}x")

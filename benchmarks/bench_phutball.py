@@ -11,24 +11,32 @@ timed asserts.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
+from _figures import Figures, needs_cython, per_second
 from brett.phutball import Phutball
 
-RESULTS: dict[str, float] = {}
-needs_cython = pytest.mark.skipif(bool(os.environ.get("BRETT_NO_EXTENSIONS")),
-                                  reason="BRETT_NO_EXTENSIONS=1: no compiled core")
+RESULTS = Figures("Phutball", [
+    ('perft 15x19 d2 cython/python',
+     'perft 15x19 d2 cython leaf/s',
+     'perft 15x19 d2 python leaf/s'),
+    ('perft 15x19 d3 cython/python',
+     'perft 15x19 d3 cython leaf/s',
+     'perft 15x19 d3 python leaf/s'),
+    ('playouts cython/python (plies/s)',
+     'playouts 15x19 cython plies/s',
+     'playouts 15x19 python plies/s'),
+    ('push+pop (jump) python/cython (time)',
+     'push+pop (jump) python us',
+     'push+pop (jump) cython us'),
+])
 # reference perft from the 15x19 start (rules P8), to count the moves made
 PERFT_15x19 = {1: 284, 2: 80380, 3: 22671816, 4: 6372806824}
 PERFT = [("python", 2, 5), ("python", 3, 1), ("cython", 2, 20), ("cython", 3, 10),
          ("cython", 4, 3)]
 
-
-def _rate(benchmark: Any, count: float) -> float:
-    return count / benchmark.stats.stats.min
 
 
 @pytest.mark.parametrize(("backend", "depth", "rounds"), [
@@ -38,9 +46,9 @@ def test_perft_15x19(benchmark: Any, backend: str, depth: int, rounds: int) -> N
     nodes = benchmark.pedantic(game.perft, args=(depth,), rounds=rounds, iterations=1)
     assert nodes == PERFT_15x19[depth]
     made = sum(PERFT_15x19[d] for d in range(1, depth))  # make/unmake pairs
-    rate = _rate(benchmark, nodes)
+    rate = per_second(benchmark, nodes)
     benchmark.extra_info.update(nodes=nodes, seconds=benchmark.stats.stats.min,
-                                leaf_nodes_per_s=rate, makes_per_s=_rate(benchmark, made))
+                                leaf_nodes_per_s=rate, makes_per_s=per_second(benchmark, made))
     RESULTS[f"perft 15x19 d{depth} {backend} leaf/s"] = rate
     RESULTS[f"perft 15x19 d{depth} {backend} s"] = benchmark.stats.stats.min
 
@@ -51,10 +59,10 @@ def test_random_playouts_15x19(benchmark: Any, backend: str) -> None:
     games = 3000 if backend == "cython" else 30
     stats = benchmark.pedantic(game.random_playouts, args=(games,), kwargs={"seed": 1},
                                rounds=3, iterations=1)
-    benchmark.extra_info.update(games_per_s=_rate(benchmark, games),
-                                plies_per_s=_rate(benchmark, stats.plies), plies=stats.plies)
-    RESULTS[f"playouts 15x19 {backend} games/s"] = _rate(benchmark, games)
-    RESULTS[f"playouts 15x19 {backend} plies/s"] = _rate(benchmark, stats.plies)
+    benchmark.extra_info.update(games_per_s=per_second(benchmark, games),
+                                plies_per_s=per_second(benchmark, stats.plies), plies=stats.plies)
+    RESULTS[f"playouts 15x19 {backend} games/s"] = per_second(benchmark, games)
+    RESULTS[f"playouts 15x19 {backend} plies/s"] = per_second(benchmark, stats.plies)
 
 
 @pytest.mark.parametrize("backend", ["python", pytest.param("cython", marks=needs_cython)])
@@ -72,17 +80,3 @@ def test_push_pop_round_trip(benchmark: Any, backend: str) -> None:
     per = benchmark.stats.stats.min / 1000
     benchmark.extra_info.update(seconds_per_push_pop=per)
     RESULTS[f"push+pop (jump) {backend} us"] = per * 1e6
-
-
-def test_zz_summary() -> None:
-    """Print the figures and the cython/python ratios (runs last)."""
-    lines = [f"{k}: {v:,.4g}" for k, v in sorted(RESULTS.items())]
-    for key in ("perft 15x19 d2 {} leaf/s", "perft 15x19 d3 {} leaf/s",
-                "playouts 15x19 {} plies/s"):
-        py, cy = RESULTS.get(key.format("python")), RESULTS.get(key.format("cython"))
-        if py and cy:
-            lines.append(f"ratio {key.format('cython/python')}: {cy / py:,.1f}x")
-    py, cy = RESULTS.get("push+pop (jump) python us"), RESULTS.get("push+pop (jump) cython us")
-    if py and cy:
-        lines.append(f"ratio push+pop python/cython time: {py / cy:,.2f}x")
-    print("\n" + "\n".join(lines))

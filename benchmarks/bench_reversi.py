@@ -10,18 +10,24 @@ A summary with the ratios is printed at the end.  Figures, not timed asserts.
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
 import pytest
 
+from _figures import BACKENDS, Figures, needs_cython, per_second
 from brett.reversi import Reversi
 
-RESULTS: dict[str, float] = {}
-needs_cython = pytest.mark.skipif(bool(os.environ.get("BRETT_NO_EXTENSIONS")),
-                                  reason="BRETT_NO_EXTENSIONS=1: no compiled core")
-BACKENDS = ["python", pytest.param("cython", marks=needs_cython)]
+RESULTS = Figures("Reversi", [
+    ('perft 8x8 cython d11 / python d7', 'perft 8x8 d11 cython', 'perft 8x8 d7 python'),
+    ('perft 10x10 cython d9 / python d6', 'perft 10x10 d9 cython', 'perft 10x10 d6 python'),
+    ('perft 8x8 cython d11 / openspiel d8', 'perft 8x8 d11 cython', 'perft 8x8 d8 openspiel'),
+    ('playouts cython / python', 'playouts 8x8 cython', 'playouts 8x8 python'),
+    ('playouts cython / openspiel', 'playouts 8x8 cython', 'playouts 8x8 openspiel'),
+    ('push+pop python / cython (time)',
+     'push+pop (Move) python [ns]',
+     'push+pop (Move) cython [ns]'),
+])
 PERFT = {  # (options, depth, rounds) per core: the twin runs smaller trees
     ("cython", "8x8", 9): ({}, 5), ("cython", "8x8", 10): ({}, 3),
     ("cython", "8x8", 11): ({}, 2), ("python", "8x8", 7): ({}, 1),
@@ -29,9 +35,6 @@ PERFT = {  # (options, depth, rounds) per core: the twin runs smaller trees
     ("cython", "octagon", 9): ({"board": "octagon"}, 2),
 }
 
-
-def _rate(benchmark: Any, count: int) -> float:
-    return count / benchmark.stats.stats.min
 
 
 @pytest.mark.parametrize(("backend", "board", "depth"), [
@@ -41,7 +44,7 @@ def test_perft(benchmark: Any, backend: str, board: str, depth: int) -> None:
     options, rounds = PERFT[(backend, board, depth)]
     game = Reversi.twin(backend)(**options)
     nodes = benchmark.pedantic(game.perft, args=(depth,), rounds=rounds, iterations=1)
-    rate = _rate(benchmark, nodes)
+    rate = per_second(benchmark, nodes)
     benchmark.extra_info.update(nodes=nodes, leaf_nodes_per_s=rate)
     RESULTS[f"perft {board} d{depth} {backend}"] = rate
 
@@ -52,7 +55,7 @@ def test_random_playouts(benchmark: Any, backend: str) -> None:
     games = 100_000 if backend == "cython" else 200
     stats = benchmark.pedantic(game.random_playouts, args=(games,), kwargs={"seed": 1},
                                rounds=3 if backend == "cython" else 1, iterations=1)
-    rate = _rate(benchmark, games)
+    rate = per_second(benchmark, games)
     benchmark.extra_info.update(games_per_s=rate, plies=stats.plies)
     RESULTS[f"playouts 8x8 {backend}"] = rate
 
@@ -110,7 +113,7 @@ def test_openspiel_othello_perft(benchmark: Any) -> None:
     state = pyspiel.load_game("othello").new_initial_state()
     nodes = benchmark.pedantic(_spiel_perft, args=(state, 8), rounds=1, iterations=1)
     assert nodes == Reversi().perft(8, count_finished=True)
-    RESULTS["perft 8x8 d8 openspiel"] = _rate(benchmark, nodes)
+    RESULTS["perft 8x8 d8 openspiel"] = per_second(benchmark, nodes)
 
 
 def test_openspiel_othello_playouts(benchmark: Any) -> None:
@@ -125,27 +128,4 @@ def test_openspiel_othello_playouts(benchmark: Any) -> None:
                 state.apply_action(rng.choice(state.legal_actions()))
         return n
     games = benchmark.pedantic(playouts, args=(300,), rounds=1, iterations=1)
-    RESULTS["playouts 8x8 openspiel"] = _rate(benchmark, games)
-
-
-def test_zz_summary(capsys: Any) -> None:
-    """Print every figure and the compiled/plain and compiled/OpenSpiel ratios."""
-    lines = ["", "Reversi benchmark summary (this machine, one run)"]
-    for name, value in RESULTS.items():
-        unit = "" if "[ns]" in name else "/s"
-        lines.append(f"  {name:<40} {value:>16,.0f}{unit}")
-
-    def ratio(label: str, a: str, b: str) -> None:
-        if a in RESULTS and b in RESULTS:
-            lines.append(f"  {label:<40} {RESULTS[a] / RESULTS[b]:>16,.1f}x")
-    ratio("perft 8x8 cython d11 / python d7", "perft 8x8 d11 cython", "perft 8x8 d7 python")
-    ratio("perft 10x10 cython d9 / python d6", "perft 10x10 d9 cython",
-          "perft 10x10 d6 python")
-    ratio("perft 8x8 cython d11 / openspiel d8", "perft 8x8 d11 cython",
-          "perft 8x8 d8 openspiel")
-    ratio("playouts cython / python", "playouts 8x8 cython", "playouts 8x8 python")
-    ratio("playouts cython / openspiel", "playouts 8x8 cython", "playouts 8x8 openspiel")
-    ratio("push+pop python / cython (time)", "push+pop (Move) python [ns]",
-          "push+pop (Move) cython [ns]")
-    with capsys.disabled():
-        print("\n".join(lines))
+    RESULTS["playouts 8x8 openspiel"] = per_second(benchmark, games)

@@ -14,22 +14,35 @@ Figures, not timed asserts.
 
 from __future__ import annotations
 
-import os
 import random
 from typing import Any
 
 import pytest
 
+from _figures import BACKENDS, Figures, per_second
 from brett.schuft import Schuft
 
-RESULTS: dict[str, float] = {}
-needs_cython = pytest.mark.skipif(bool(os.environ.get("BRETT_NO_EXTENSIONS")),
-                                  reason="BRETT_NO_EXTENSIONS=1: no compiled core")
-BACKENDS = ["python", pytest.param("cython", marks=needs_cython)]
+RESULTS = Figures("Schuft", [
+    ('games cython / python', 'games 2p cython', 'games 2p python'),
+    ('turns cython / python', 'turns (core playouts) 2p cython', 'turns (core playouts) 2p python'),
+    ('API decisions cython / python',
+     'decisions (Python API) 2p cython',
+     'decisions (Python API) 2p python'),
+    ('perft(1) 2p cython / python', 'perft(1) start 2p cython', 'perft(1) start 2p python'),
+    ('core decisions cython / python',
+     'decisions (core playouts) 2p cython',
+     'decisions (core playouts) 2p python'),
+    ('core decisions cython / maedn decisions',
+     'decisions (core playouts) 2p cython',
+     'decisions (Python API) maedn openspiel'),
+    ('core whole turns cython / maedn decisions',
+     'turns (core playouts) 2p cython',
+     'decisions (Python API) maedn openspiel'),
+    ('API decisions cython / maedn decisions',
+     'decisions (Python API) 2p cython',
+     'decisions (Python API) maedn openspiel'),
+])
 
-
-def _rate(benchmark: Any, count: float) -> float:
-    return count / benchmark.stats.stats.min
 
 
 def _near_end(players: int = 2, seed: int = 3) -> str:
@@ -48,8 +61,8 @@ def test_random_games(benchmark: Any, backend: str) -> None:
     games = 500 if backend == "cython" else 2
     stats = benchmark.pedantic(game.random_playouts, args=(games,), kwargs={"seed": 1},
                                rounds=3 if backend == "cython" else 1, iterations=1)
-    RESULTS[f"games 2p {backend}"] = _rate(benchmark, games)
-    RESULTS[f"turns (core playouts) 2p {backend}"] = _rate(benchmark, stats.plies)
+    RESULTS[f"games 2p {backend}"] = per_second(benchmark, games)
+    RESULTS[f"turns (core playouts) 2p {backend}"] = per_second(benchmark, stats.plies)
     benchmark.extra_info.update(games=games, turns=stats.plies)
 
 
@@ -62,8 +75,8 @@ def test_random_decision_games(benchmark: Any, backend: str) -> None:
     stats = benchmark.pedantic(game.random_decision_playouts, args=(games,),
                                kwargs={"seed": 1}, rounds=3 if backend == "cython" else 1,
                                iterations=1)
-    RESULTS[f"decision games 2p {backend}"] = _rate(benchmark, games)
-    RESULTS[f"decisions (core playouts) 2p {backend}"] = _rate(benchmark, stats.plies)
+    RESULTS[f"decision games 2p {backend}"] = per_second(benchmark, games)
+    RESULTS[f"decisions (core playouts) 2p {backend}"] = per_second(benchmark, stats.plies)
     benchmark.extra_info.update(games=games, decisions=stats.plies)
 
 
@@ -93,7 +106,7 @@ def test_decisions_through_the_integer_layer(benchmark: Any, backend: str) -> No
         for _ in range(games):
             counts.append(_integer_layer_game(cls(players=2), rng)[0])
     benchmark.pedantic(run, rounds=1, iterations=1)
-    RESULTS[f"decisions (Python API) 2p {backend}"] = _rate(benchmark, sum(counts))
+    RESULTS[f"decisions (Python API) 2p {backend}"] = per_second(benchmark, sum(counts))
     benchmark.extra_info.update(decisions=sum(counts))
 
 
@@ -104,7 +117,7 @@ def test_perft_1_from_the_start(benchmark: Any, backend: str, players: int) -> N
     nodes = benchmark.pedantic(game.perft, args=(1,), rounds=5 if backend == "cython" else 1,
                                iterations=1)
     assert nodes == {2: 142656, 4: 165750}[players]
-    RESULTS[f"perft(1) start {players}p {backend}"] = _rate(benchmark, nodes)
+    RESULTS[f"perft(1) start {players}p {backend}"] = per_second(benchmark, nodes)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -115,7 +128,7 @@ def test_perft_2_near_the_end(benchmark: Any, backend: str) -> None:
     nodes = benchmark.pedantic(game.perft, args=(2,), rounds=1, iterations=1)
     benchmark.extra_info.update(nodes=nodes)
     RESULTS[f"perft(2) near end {'one roll ' if backend == 'python' else ''}{backend}"] = \
-        _rate(benchmark, nodes)
+        per_second(benchmark, nodes)
 
 
 # ------------------------------------------------------------ OpenSpiel, if present
@@ -140,32 +153,5 @@ def test_openspiel_maedn_decisions(benchmark: Any) -> None:
                     decisions += 1
             counts.append(decisions)
     benchmark.pedantic(run, args=(200,), rounds=1, iterations=1)
-    RESULTS["decisions (Python API) maedn openspiel"] = _rate(benchmark, sum(counts))
-    RESULTS["games maedn openspiel"] = _rate(benchmark, 200)
-
-
-def test_zz_summary(capsys: Any) -> None:
-    """Print every figure and the ratios."""
-    lines = ["", "Schuft benchmark summary (this machine, one run)"]
-    for name, value in RESULTS.items():
-        lines.append(f"  {name:<44} {value:>14,.0f}/s")
-
-    def ratio(label: str, a: str, b: str) -> None:
-        if a in RESULTS and b in RESULTS:
-            lines.append(f"  {label:<44} {RESULTS[a] / RESULTS[b]:>14,.1f}x")
-    ratio("games cython / python", "games 2p cython", "games 2p python")
-    ratio("turns cython / python", "turns (core playouts) 2p cython",
-          "turns (core playouts) 2p python")
-    ratio("API decisions cython / python", "decisions (Python API) 2p cython",
-          "decisions (Python API) 2p python")
-    ratio("perft(1) 2p cython / python", "perft(1) start 2p cython", "perft(1) start 2p python")
-    ratio("core decisions cython / python", "decisions (core playouts) 2p cython",
-          "decisions (core playouts) 2p python")
-    ratio("core decisions cython / maedn decisions", "decisions (core playouts) 2p cython",
-          "decisions (Python API) maedn openspiel")
-    ratio("core whole turns cython / maedn decisions", "turns (core playouts) 2p cython",
-          "decisions (Python API) maedn openspiel")
-    ratio("API decisions cython / maedn decisions", "decisions (Python API) 2p cython",
-          "decisions (Python API) maedn openspiel")
-    with capsys.disabled():
-        print("\n".join(lines))
+    RESULTS["decisions (Python API) maedn openspiel"] = per_second(benchmark, sum(counts))
+    RESULTS["games maedn openspiel"] = per_second(benchmark, 200)
