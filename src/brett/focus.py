@@ -420,7 +420,7 @@ class _FocusAPI(Game):
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, position: str) -> Any:  # type: ignore[override]
+    def from_position(cls, position: str) -> Any:
         """The game at a position string; :class:`InvalidPositionError` if malformed."""
         state, swap = _parse_position(position)
         game = cls.__new__(cls)

@@ -516,7 +516,7 @@ class _PhutballAPI(Game):
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, position: str) -> Any:  # type: ignore[override]
+    def from_position(cls, position: str) -> Any:
         """The game at a position string (P7); InvalidPositionError if malformed."""
         if not isinstance(position, str):
             raise InvalidPositionError(f"{position!r} is not a position string")

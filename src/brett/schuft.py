@@ -454,7 +454,7 @@ class _SchuftAPI(Game):
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:  # type: ignore[override]
+    def from_position(cls, text: str) -> Any:
         """The game at a position string written by :meth:`position`."""
         if not isinstance(text, str):
             raise InvalidPositionError(f"{text!r} is not a Schuft position string")
