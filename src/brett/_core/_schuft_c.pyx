@@ -968,42 +968,17 @@ cdef class SchuftCore:
         return total
 
     def _core_decision_playouts(self, int n, uint64_t seed, int max_plies):
-        cdef uint64_t rng = seed
-        cdef uint64_t decisions = 0
-        cdef int draws = 0, unfinished = 0, game, turns, player, w
-        cdef int wins[4]
-        cdef State saved
-        cdef Undo u
-        cdef State *s = &self.s
-        memset(wins, 0, sizeof(wins))
-        memcpy(&saved, s, sizeof(State))
-        with nogil:
-            for game in range(n):
-                turns = 0
-                while True:
-                    player = player_of(s)
-                    if player == TERMINAL:
-                        w = winner(s)
-                        if w >= 0:
-                            wins[w] += 1
-                        else:
-                            draws += 1
-                        break
-                    if max_plies >= 0 and turns >= max_plies:
-                        unfinished += 1
-                        break
-                    if player == CHANCE:
-                        push_roll(s, <int>brett_rng_below(&rng, 216), &u)
-                    else:
-                        decisions += <uint64_t>decision_turn(s, &rng)
-                        turns += 1
-                memcpy(s, &saved, sizeof(State))
-        return [wins[i] for i in range(self.s.n)], draws, unfinished, decisions
+        return self._playouts(n, seed, max_plies, True)
 
     def _core_playouts(self, int n, uint64_t seed, int max_plies):
+        return self._playouts(n, seed, max_plies, False)
+
+    cdef object _playouts(self, int n, uint64_t seed, int max_plies, bint by_decisions):
+        """``n`` random games, each turn a random whole move or, ``by_decisions``,
+        random integer-layer decisions; counts turns or decisions."""
         cdef uint64_t rng = seed
-        cdef uint64_t plies = 0
-        cdef int draws = 0, unfinished = 0, game, turns, player, w, k, ok = 1
+        cdef uint64_t counted = 0
+        cdef int draws = 0, unfinished = 0, game, turns, player, w, k
         cdef int wins[4]
         cdef State saved
         cdef Undo u
@@ -1027,10 +1002,13 @@ cdef class SchuftCore:
                         break
                     if player == CHANCE:
                         push_roll(s, <int>brett_rng_below(&rng, 216), &u)
+                    elif by_decisions:
+                        counted += <uint64_t>decision_turn(s, &rng)
+                        turns += 1
                     else:
                         k = sorted_moves(self.gen, s)
                         push_turn(s, self.gen.results[brett_rng_below(&rng, <uint32_t>k)].cm, &u)
+                        counted += 1
                         turns += 1
-                plies += <uint64_t>turns
                 memcpy(s, &saved, sizeof(State))
-        return [wins[i] for i in range(self.s.n)], draws, unfinished, plies
+        return [wins[i] for i in range(self.s.n)], draws, unfinished, counted

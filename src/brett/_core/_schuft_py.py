@@ -562,9 +562,18 @@ class SchuftCore:
                                 max_plies: int) -> tuple[list[int], int, int, int]:
         """Like ``_core_playouts``, but every turn is played by random decisions
         of the integer layer; the last number counts decisions, not turns."""
+        return self._playouts(n, seed, max_plies, by_decisions=True)
+
+    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
+        return self._playouts(n, seed, max_plies, by_decisions=False)
+
+    def _playouts(self, n: int, seed: int, max_plies: int,
+                  by_decisions: bool) -> tuple[list[int], int, int, int]:
+        """``n`` random games, each turn a random whole move or, ``by_decisions``,
+        random integer-layer decisions; counts turns or decisions."""
         rng = SplitMix64(seed)
         wins = [0] * self._n
-        draws = unfinished = decisions = 0
+        draws = unfinished = counted = 0
         for _ in range(n):
             made = turns = 0
             while True:
@@ -581,41 +590,15 @@ class SchuftCore:
                     break
                 if player == CHANCE:
                     self._core_push(ROLL_FLAG | rng.below(216))
-                else:
-                    decisions += self._decision_turn(rng)
+                elif by_decisions:
+                    counted += self._decision_turn(rng)
                     turns += 1
-                made += 1
-            for _ in range(made):
-                self._core_pop()
-        return wins, draws, unfinished, decisions
-
-    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
-        rng = SplitMix64(seed)
-        wins = [0] * self._n
-        draws = unfinished = plies = 0
-        for _ in range(n):
-            made = 0
-            turns = 0
-            while True:
-                player = self._core_player()
-                if player == TERMINAL:
-                    w = self._winner()
-                    if w >= 0:
-                        wins[w] += 1
-                    else:
-                        draws += 1
-                    break
-                if 0 <= max_plies <= turns:
-                    unfinished += 1
-                    break
-                if player == CHANCE:
-                    self._core_push(ROLL_FLAG | rng.below(216))
                 else:
                     moves = self._core_moves()
                     self._core_push(moves[rng.below(len(moves))])
+                    counted += 1
                     turns += 1
                 made += 1
-            plies += turns
             for _ in range(made):
                 self._core_pop()
-        return wins, draws, unfinished, plies
+        return wins, draws, unfinished, counted
