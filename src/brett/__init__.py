@@ -22,6 +22,7 @@ from .errors import (
 )
 from .game import CHANCE, TERMINAL, Game, Outcome, PlayoutStats, core_backends
 from .records import dump, load
+from .render import svg
 
 __version__ = "0.1.0"
 
@@ -72,4 +73,5 @@ __all__ = [
     "core_backends",
     "dump",
     "load",
+    "svg",
 ]

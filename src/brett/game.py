@@ -519,6 +519,12 @@ class Game:
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_position({self.position()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so Jupyter draws the game (see :func:`brett.svg`)."""
+        from .render import svg
+
+        return svg(self)
+
 
 def _restore(module: str, qualname: str, backend: str) -> Game:
     cls = getattr(importlib.import_module(module), qualname)
