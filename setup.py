@@ -6,9 +6,17 @@ Switches (environment variables):
 * ``BRETT_NO_EXTENSIONS=1`` – build no extension (the plain-Python twins run).
 * ``BRETT_DEBUG_BUILD=1``   – Cython's bounds, wraparound and initialisation
   checks forced on everywhere, C ``assert`` enabled, ``-O0 -g``.  The cores keep
-  their hot state in C arrays and never switch checks off file-wide.
+  their hot state in C arrays, which Cython's checks do not cover: use
+  ``BRETT_SANITIZE=1`` for those.
+* ``BRETT_SANITIZE=1``      – GCC / Clang only: AddressSanitizer and
+  UndefinedBehaviorSanitizer (``-fsanitize=address,undefined``), ``-O1 -g``.
+  The interpreter is not instrumented, so the ASan runtime must be preloaded
+  when the tests run (see docs/development.md).
 * ``BRETT_BUILD_ONLY=focus,reversi`` – compile only these cores (quick local
-  rebuilds while working on one game).
+  rebuilds while working on one game); the shared ``_common`` module always.
+
+Release builds carry no debug information (``-g0``), which keeps the wheels
+small; the debug and sanitizer builds keep it.
 """
 
 import os
@@ -20,6 +28,7 @@ from setuptools.command.build_ext import build_ext
 
 CORE_DIR = Path("src/brett/_core")
 DEBUG = bool(os.environ.get("BRETT_DEBUG_BUILD"))
+SANITIZE = bool(os.environ.get("BRETT_SANITIZE"))
 
 
 def _wanted(name: str) -> bool:
@@ -33,12 +42,11 @@ def extensions():
     from Cython.Build import cythonize
     from setuptools import Extension
 
-    exts = []
-    for pyx in sorted(CORE_DIR.glob("_*_c.pyx")):
-        game = pyx.stem[1:-2]
-        if _wanted(game):
-            exts.append(Extension(f"brett._core.{pyx.stem}", [str(pyx)], include_dirs=["ext"]))
-    directives = {"language_level": 3, "embedsignature": True}
+    sources = [CORE_DIR / "_common.pyx"]
+    sources += [pyx for pyx in sorted(CORE_DIR.glob("_*_c.pyx")) if _wanted(pyx.stem[1:-2])]
+    exts = [Extension(f"brett._core.{pyx.stem}", [str(pyx)], include_dirs=["ext"])
+            for pyx in sources]
+    directives = {"language_level": 3, "embedsignature": True, "autotestdict": False}
     if DEBUG:
         # Every unchecked index in the cores must survive these checks.
         directives.update(boundscheck=True, wraparound=True, cdivision=False,
@@ -51,11 +59,21 @@ class BuildExt(build_ext):
 
     def build_extensions(self):
         msvc = self.compiler.compiler_type == "msvc"
+        if SANITIZE and msvc:
+            raise SystemExit("BRETT_SANITIZE=1 needs GCC or Clang")
         for ext in self.extensions:
             if msvc:
                 ext.extra_compile_args += ["/Od", "/Zi"] if DEBUG else ["/O2"]
             else:
-                ext.extra_compile_args += ["-O0", "-g"] if DEBUG else ["-O3"]
+                if SANITIZE:
+                    flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",
+                             "-fno-sanitize-recover=undefined"]
+                    ext.extra_compile_args += [*flags, "-g", "-O0" if DEBUG else "-O1"]
+                    ext.extra_link_args += flags
+                elif DEBUG:
+                    ext.extra_compile_args += ["-O0", "-g"]
+                else:
+                    ext.extra_compile_args += ["-O3", "-g0"]
                 ext.extra_compile_args += ["-Wno-unreachable-code"]
             if DEBUG:
                 ext.undef_macros = ["NDEBUG"]

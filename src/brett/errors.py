@@ -27,8 +27,14 @@ class InvalidRecordError(BrettError):
     """A game record cannot be read or does not replay."""
 
 
+class EmptyStackError(BrettError, IndexError):
+    """``pop()``, ``peek()`` or ``undo_action()`` with no move to take back
+    (also an :class:`IndexError`, as ``list.pop`` raises)."""
+
+
 __all__ = [
     "BrettError",
+    "EmptyStackError",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",

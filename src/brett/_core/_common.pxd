@@ -1,0 +1,47 @@
+# What every Cython core shares: the portable C helpers of ext/, the player
+# constants, the Ctrl-C check of long searches and the CoreBase class (the move
+# stack and the thread guard of the core protocol, see _base.py).
+
+from libc.stdint cimport uint32_t, uint64_t
+
+cdef extern from "brett_bitops.h":
+    int brett_popcount64(uint64_t x) noexcept nogil
+    int brett_ctz64(uint64_t x) noexcept nogil
+    int brett_msb64(uint64_t x) noexcept nogil
+
+cdef extern from "brett_rng.h":
+    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
+    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
+
+cdef enum:
+    CHANCE_PLAYER = -1       # player() at a chance node
+    TERMINAL_PLAYER = -4     # player() once the game is over
+
+# A search polls for signals (Ctrl-C) every `every` calls of interrupted():
+# rarely enough to cost nothing, often enough to stop within milliseconds.
+ctypedef struct Interrupt:
+    uint32_t countdown
+    uint32_t every
+    int stopped
+
+cdef int poll_signals(Interrupt *it) noexcept nogil
+cdef int raise_if_stopped(Interrupt *it) except -1
+
+cdef inline void interrupt_init(Interrupt *it, uint32_t every) noexcept nogil:
+    it.countdown = every
+    it.every = every
+    it.stopped = 0
+
+cdef inline bint interrupted(Interrupt *it) noexcept nogil:
+    """True once a signal handler raised (the search then unwinds at once)."""
+    if it.countdown:
+        it.countdown -= 1
+        return 0
+    return poll_signals(it)
+
+
+cdef class CoreBase:
+    cdef readonly list entries      # the public move stack (Move objects)
+    cdef int busy                   # depth of enter() calls of the owner
+    cdef unsigned long owner        # the thread inside enter()
+    cdef int claim(self) except -1
