@@ -2,6 +2,8 @@
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+from ._common cimport CoreBase
+
 cdef enum:
     FC_SQUARES = 52
     FC_ENTRY_BASE = 3120
@@ -43,9 +45,9 @@ ctypedef struct FState:
     int mirror_rule
 
 
-cdef class FocusCore:
+cdef class FocusCore(CoreBase):
     cdef FState st
     cdef FUndo* undo
     cdef Py_ssize_t nundo
     cdef Py_ssize_t capundo
-    cdef void _grow(self) except *
+    cdef int _reserve(self, Py_ssize_t need) except -1

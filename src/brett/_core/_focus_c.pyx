@@ -11,21 +11,25 @@ the Zobrist key is updated incrementally.  Geometry, the action encoding and
 the Zobrist table come from the oracle module at import.
 """
 
+cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
+from ._common cimport (
+    TERMINAL_PLAYER,
+    CoreBase,
+    Interrupt,
+    brett_ctz64,
+    brett_popcount64,
+    brett_rng_below,
+    interrupt_init,
+    interrupted,
+    raise_if_stopped,
+)
+
 from . import _focus_py as _fp
 from ._focus_py import FocusState
-
-cdef extern from "brett_bitops.h":
-    int brett_popcount64(uint64_t x) noexcept nogil
-    int brett_ctz64(uint64_t x) noexcept nogil
-
-cdef extern from "brett_rng.h":
-    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
-
-cdef int TERMINAL_ID = -4
 
 cdef enum:
     Z_TOMOVE = 1040
@@ -336,8 +340,10 @@ cdef inline void unmake(FState* st, const FUndo* u) noexcept nogil:
     st.ht[u.t] = u.t_ht
 
 
-cdef uint64_t perft(FState* st, int depth, bint count_finished) noexcept nogil:
-    cdef uint16_t moves[FC_MAX_MOVES]
+cdef uint64_t perft(FState* st, int depth, bint count_finished, uint16_t* moves,
+                   Interrupt* it) noexcept nogil:
+    """perft on ``st``; ``moves`` has room for FC_MAX_MOVES per remaining ply
+    (on the heap: a search never grows the C stack by a move list per ply)."""
     cdef FUndo u
     cdef int i, n
     cdef uint64_t total = 0
@@ -354,9 +360,11 @@ cdef uint64_t perft(FState* st, int depth, bint count_finished) noexcept nogil:
             total += count_moves(st)
             unmake(st, &u)
         return total
+    if interrupted(it):
+        return 0
     for i in range(n):
         make(st, moves[i], &u)
-        total += perft(st, depth - 1, count_finished)
+        total += perft(st, depth - 1, count_finished, moves + FC_MAX_MOVES, it)
         unmake(st, &u)
     return total
 
@@ -377,20 +385,21 @@ cdef uint64_t full_key(const FState* st) noexcept nogil:
     return z
 
 
-cdef void playouts(FState* st, long games, uint64_t seed, long cap, uint64_t* wins,
-                   uint64_t* tally) noexcept nogil:
-    """tally = [draws, unfinished, plies]; the state is restored."""
+cdef void playouts(FState* st, long long games, uint64_t* rng, long long cap, uint64_t* wins,
+                   uint64_t* tally, Interrupt* it) noexcept nogil:
+    """tally = [draws, unfinished, plies]; ``st`` is restored after every game."""
     cdef FState saved = st[0]
     cdef uint16_t moves[FC_MAX_MOVES]
     cdef FUndo u
-    cdef uint64_t rng = seed
-    cdef long g, made
+    cdef long long g, made
     cdef int n, p
     for g in range(games):
+        if interrupted(it):
+            return
         made = 0
         while not st.m.reason and (cap < 0 or made < cap):
             n = gen_moves(st, moves)
-            make(st, moves[brett_rng_below(&rng, n)], &u)
+            make(st, moves[brett_rng_below(rng, n)], &u)
             made += 1
         tally[2] += made
         if not st.m.reason:
@@ -405,33 +414,43 @@ cdef void playouts(FState* st, long games, uint64_t seed, long cap, uint64_t* wi
 
 
 # ------------------------------------------------------------------ the class
-cdef class FocusCore:
-    """Cython Focus core (the core protocol of ``brett.game``)."""
+@cython.auto_pickle(False)
+cdef class FocusCore(CoreBase):
+    """Cython Focus core (the core protocol, see ``_base.py``)."""
 
     def __cinit__(self, *args, **kwargs):
-        self.capundo = 64
+        self.capundo = 0
         self.nundo = 0
-        self.undo = <FUndo*>malloc(self.capundo * sizeof(FUndo))
-        if self.undo == NULL:
-            raise MemoryError()
+        self.undo = NULL
+        self._reserve(64)
         self.st.n = 2
         self.st.m.reason = 6  # an empty board until a state is loaded
 
     def __dealloc__(self):
         free(self.undo)
 
-    cdef void _grow(self) except *:
-        cdef FUndo* bigger = <FUndo*>realloc(self.undo, 2 * self.capundo * sizeof(FUndo))
+    cdef int _reserve(self, Py_ssize_t need) except -1:
+        cdef Py_ssize_t cap = self.capundo if self.capundo else 64
+        cdef FUndo* bigger
+        if need <= self.capundo:
+            return 0
+        while cap < need:
+            cap *= 2
+        bigger = <FUndo*>realloc(self.undo, cap * sizeof(FUndo))
         if bigger == NULL:
             raise MemoryError()
         self.undo = bigger
-        self.capundo *= 2
+        self.capundo = cap
+        return 0
 
-    def _core_set_state(self, state):
-        cdef FState* st = &self.st
+    def set_state(self, state):
+        cdef FState st
         cdef int sq, p, c, level
         cdef uint32_t stk
         n = state.players
+        if n not in (2, 3, 4) or state.rule not in (0, 1, 2) or len(state.board) != FC_SQUARES:
+            raise ValueError(f"bad focus state {state!r}")
+        self.claim()
         st.n = n
         st.teams = 1 if (state.teams and n == 4) else 0
         st.rule = state.rule
@@ -447,6 +466,8 @@ cdef class FocusCore:
                 st.m.captured[p][c] = 0
         for sq in range(FC_SQUARES):
             pieces = state.board[sq]
+            if len(pieces) > 5:
+                raise ValueError(f"bad focus state: a stack of {len(pieces)}")
             stk = 0
             for level in range(len(pieces)):
                 stk |= (<uint32_t>pieces[level]) << (2 * level)
@@ -466,11 +487,13 @@ cdef class FocusCore:
         st.m.to_move = state.to_move
         st.m.ply = state.ply
         st.m.mirror = state.mirror if st.mirror_rule else -2
+        evaluate(&st)
+        st.m.key = full_key(&st)
+        self.st = st
         self.nundo = 0
-        evaluate(st)
-        st.m.key = full_key(st)
+        self.entries = []
 
-    def _core_get_state(self):
+    def get_state(self):
         cdef FState* st = &self.st
         cdef int n = st.n
         board = tuple(tuple((st.stk[sq] >> (2 * lv)) & 3 for lv in range(st.ht[sq]))
@@ -482,61 +505,108 @@ cdef class FocusCore:
             tuple(st.m.returned[p] for p in range(n)), st.m.first, st.m.ply,
             st.m.mirror if st.mirror_rule else -2)
 
-    def _core_moves(self):
+    def clone(self, bint history):
+        cdef FocusCore new = type(self).__new__(type(self))
+        new.st = self.st
+        if history:
+            new._reserve(self.nundo + 1)
+            memcpy(new.undo, self.undo, self.nundo * sizeof(FUndo))
+            new.nundo = self.nundo
+            new.entries = list(self.entries)
+        return new
+
+    def moves(self):
         cdef uint16_t moves[FC_MAX_MOVES]
         cdef int i, n = gen_moves(&self.st, moves)
         return [moves[i] for i in range(n)]
 
-    def _core_count(self):
+    def iter_moves(self):
+        return iter(self.moves())
+
+    def count(self):
         return count_moves(&self.st)
 
-    def _core_is_legal(self, cm):
-        if isinstance(cm, bool) or not isinstance(cm, int) or not 0 <= cm < FC_ACTIONS:
+    def is_legal(self, cm):
+        if type(cm) is not int or not 0 <= cm < FC_ACTIONS:
             return False
         return is_legal(&self.st, cm)
 
-    def _core_push(self, int cm):
-        if not is_legal(&self.st, cm):
-            raise ValueError(f"core move {cm} is not legal here")
+    def chance_moves(self):
+        return []
+
+    def random_move(self, uint64_t rng):
+        cdef uint16_t moves[FC_MAX_MOVES]
+        cdef int n = gen_moves(&self.st, moves)
+        if n == 0:
+            return None, rng
+        return moves[brett_rng_below(&rng, n)], rng
+
+    def push(self, cm, entry):
+        self.claim()
+        if type(cm) is not int or not 0 <= cm < FC_ACTIONS or not is_legal(&self.st, cm):
+            return False
         if self.nundo == self.capundo:
-            self._grow()
+            self._reserve(self.nundo + 1)
         make(&self.st, cm, &self.undo[self.nundo])
         self.nundo += 1
+        self.entries.append(entry)
+        return True
 
-    def _core_pop(self):
+    def pop(self):
+        self.claim()
         if self.nundo == 0:
-            raise IndexError("no move to take back")
+            raise IndexError("pop from an empty move stack")
         self.nundo -= 1
         unmake(&self.st, &self.undo[self.nundo])
+        return self.entries.pop()
 
-    def _core_key(self):
+    def key(self):
         return self.st.m.key
 
-    def _core_full_key(self):
+    def full_key(self):
         """The key recomputed from scratch (tests compare it with the incremental one)."""
         return full_key(&self.st)
 
-    def _core_player(self):
-        return TERMINAL_ID if self.st.m.reason else self.st.m.to_move
+    def player(self):
+        return TERMINAL_PLAYER if self.st.m.reason else self.st.m.to_move
 
-    def _core_result(self):
+    def result(self):
         if not self.st.m.reason:
             return None
         return (self.st.m.winners, self.st.m.reason)
 
-    def _core_perft(self, int depth, bint count_finished):
+    def perft(self, int depth, bint count_finished):
+        """perft on a copy of the state, without the GIL; Ctrl-C stops it."""
         cdef uint64_t total
+        cdef FState st = self.st
+        cdef Interrupt it
+        cdef uint16_t* moves
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        moves = <uint16_t*>malloc((<size_t>depth + 1) * FC_MAX_MOVES * sizeof(uint16_t))
+        if moves == NULL:
+            raise MemoryError()
+        interrupt_init(&it, 1 << 6)   # a node at depth >= 3 counts ~10^5 leaves
         with nogil:
-            total = perft(&self.st, depth, count_finished)
+            total = perft(&st, depth, count_finished, moves, &it)
+        free(moves)
+        raise_if_stopped(&it)
         return total
 
-    def _core_playouts(self, long n, uint64_t seed, long max_plies):
+    def playouts(self, long long n, uint64_t seed, long long max_plies):
         cdef uint64_t wins[4]
         cdef uint64_t tally[3]
+        cdef uint64_t rng = seed
+        cdef FState st = self.st
+        cdef Interrupt it
         cdef int p
+        if n < 0:
+            raise ValueError("n must be >= 0")
         for p in range(4):
             wins[p] = 0
         tally[0] = tally[1] = tally[2] = 0
+        interrupt_init(&it, 1 << 6)
         with nogil:
-            playouts(&self.st, n, seed, max_plies, wins, tally)
-        return [wins[p] for p in range(self.st.n)], tally[0], tally[1], tally[2]
+            playouts(&st, n, &rng, max_plies, wins, tally, &it)
+        raise_if_stopped(&it)
+        return [wins[p] for p in range(st.n)], tally[0], tally[1], tally[2], rng

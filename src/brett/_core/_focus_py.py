@@ -23,9 +23,10 @@ Action encoding (fixed, the same for every variant):
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
-from ._rng import SplitMix64, zobrist_table
+from ._base import TERMINAL, PyCore
+from ._rng import zobrist_table
 
 # ------------------------------------------------------------------ geometry
 FILES = "abcdefgh"
@@ -128,7 +129,6 @@ REASONS = (
 )
 MIRROR_OK = -1  # the mirror has held and no reply is pending
 MIRROR_BROKEN = -2  # player 1 deviated (or the rule is off)
-TERMINAL = -4
 
 
 class FocusState(NamedTuple):
@@ -161,11 +161,15 @@ class _Undo(NamedTuple):
     result: tuple[int, int]
 
 
-class FocusCore:
-    """Plain-Python Focus core (the core protocol of ``brett.game``)."""
+class FocusCore(PyCore):
+    """Plain-Python Focus core (the core protocol, see ``_base.py``)."""
+
+    _state_attrs = ("_n", "_teams", "_rule", "_cap", "_mirror_rule", "_board", "_to_move",
+                    "_reserves", "_captured", "_returned", "_first", "_ply", "_mirror",
+                    "_undo", "_result")
 
     # ---- state in and out
-    def _core_set_state(self, state: FocusState) -> None:
+    def _set_state(self, state: FocusState) -> None:
         self._n = state.players
         self._teams = state.teams and state.players == 4
         self._rule = state.rule
@@ -179,11 +183,11 @@ class FocusCore:
         self._first = state.first
         self._ply = state.ply
         self._mirror = state.mirror if self._mirror_rule else MIRROR_BROKEN
-        self._undo: list[_Undo] = []
+        self._undo: list[Any] = []
         self._result = (0, NOT_OVER)  # (winners bitmask, reason)
         self._evaluate()
 
-    def _core_get_state(self) -> FocusState:
+    def _get_state(self) -> FocusState:
         return FocusState(
             self._n, self._teams, self._rule, self._cap, self._mirror_rule,
             tuple(tuple(s) for s in self._board), self._to_move, tuple(self._reserves),
@@ -210,25 +214,29 @@ class FocusCore:
                     moves.append(entry_action(sq))
         return moves
 
-    def _core_moves(self) -> list[int]:
+    def _moves(self) -> list[int]:
         if self._result[1] != NOT_OVER:
             return []
         return self._moves_for(self._to_move)
 
-    def _core_count(self) -> int:
-        return len(self._core_moves())
+    def _is_legal(self, cm: Any) -> bool:
+        return type(cm) is int and cm in self._moves()
 
-    def _core_is_legal(self, cm: int) -> bool:
-        return cm in self._core_moves()
-
-    def _core_player(self) -> int:
+    def _player(self) -> int:
         return TERMINAL if self._result[1] != NOT_OVER else self._to_move
 
-    def _core_result(self) -> Optional[tuple[int, int]]:
+    def result(self) -> Optional[tuple[int, int]]:
         """None while the game runs, else ``(winners bitmask, reason code)``."""
-        return None if self._result[1] == NOT_OVER else self._result
+        result = self._guarded(lambda: self._result)
+        return None if result[1] == NOT_OVER else result
 
-    def _core_push(self, cm: int) -> None:
+    def _num_players(self) -> int:
+        return self._n
+
+    def _winners(self) -> tuple[int, ...]:
+        return tuple(p for p in range(self._n) if self._result[0] >> p & 1)
+
+    def _push(self, cm: int) -> None:
         p = self._to_move
         src, dst, k, _, _ = decode(cm)
         changed = [(dst, tuple(self._board[dst]))]
@@ -262,7 +270,7 @@ class FocusCore:
         self._to_move = (p + 1) % self._n
         self._evaluate()
 
-    def _core_pop(self) -> None:
+    def _pop(self) -> None:
         u = self._undo.pop()
         for sq, stack in u.changed:
             self._board[sq] = list(stack)
@@ -327,7 +335,12 @@ class FocusCore:
         self._result = (winners, reason)
 
     # ---- hashing
-    def _core_key(self) -> int:
+    def full_key(self) -> int:
+        """The key from scratch (the compiled core's ``full_key`` checks its
+        incremental key against this)."""
+        return self.key()
+
+    def _key(self) -> int:
         """The Zobrist key, computed from scratch (the Cython core updates it
         incrementally; the tests compare the two)."""
         z = 0
@@ -348,42 +361,17 @@ class FocusCore:
         return z
 
     # ---- search
-    def _core_perft(self, depth: int, count_finished: bool) -> int:
+    def _perft(self, depth: int, count_finished: bool) -> int:
         if self._result[1] != NOT_OVER:
             return 1 if (count_finished or depth == 0) else 0
         if depth == 0:
             return 1
-        moves = self._core_moves()
+        moves = self._moves()
         if depth == 1:
             return len(moves)  # bulk counting
         total = 0
         for cm in moves:
-            self._core_push(cm)
-            total += self._core_perft(depth - 1, count_finished)
-            self._core_pop()
+            self._push(cm)
+            total += self._perft(depth - 1, count_finished)
+            self._pop()
         return total
-
-    def _core_playouts(self, n: int, seed: int,
-                       max_plies: int) -> tuple[list[int], int, int, int]:
-        rng = SplitMix64(seed)
-        wins = [0] * self._n
-        draws = unfinished = plies = 0
-        for _ in range(n):
-            made = 0
-            while self._result[1] == NOT_OVER and (max_plies < 0 or made < max_plies):
-                moves = self._core_moves()
-                self._core_push(moves[rng.below(len(moves))])
-                made += 1
-            plies += made
-            winners, reason = self._result
-            if reason == NOT_OVER:
-                unfinished += 1
-            elif winners:
-                for p in range(self._n):
-                    if winners >> p & 1:
-                        wins[p] += 1
-            else:
-                draws += 1
-            for _ in range(made):
-                self._core_pop()
-        return wins, draws, unfinished, plies

@@ -15,19 +15,29 @@ may cross or return to the point it started from.  Jump enumeration is a
 depth-first search that removes the jumped men in place and restores them on
 the way back; perft counts placements arithmetically (``empty points``) and
 enumerates only jump paths at the last ply.
+
+The state is split in two structs: ``Geo`` (the board's shape, fixed) and
+``Pos`` (men, ball, side, plies, key).  Every search, count and move iterator
+works on its own copies, so one core can be searched from several threads.
 """
 
+cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+
+from ._common cimport (
+    TERMINAL_PLAYER,
+    CoreBase,
+    Interrupt,
+    brett_rng_below,
+    interrupt_init,
+    interrupted,
+    raise_if_stopped,
+)
 
 from ._phutball_py import MAX_CELLS as _PY_MAX_CELLS
 from ._phutball_py import ZOBRIST as _PY_ZOBRIST
-
-
-cdef extern from "brett_rng.h":
-    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
-    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
 
 
 cdef enum:
@@ -35,489 +45,420 @@ cdef enum:
     MAN = 1
     OFF = 2
     BEYOND = 3
-    MAXSIZE = 25
-    MAXW = MAXSIZE + 2
-    PADMAX = (MAXSIZE + 4) * MAXW
-    MAXCELLS = MAXSIZE * (MAXSIZE + 2)
     RUNNING = 0
     TOP_WINS = 1
     BOTTOM_WINS = 2
     CAP_DRAW = 3
     NO_MOVE = 4
-    TERMINAL = -4
 
-assert _PY_MAX_CELLS == MAXCELLS
+assert _PY_MAX_CELLS == PH_MAXCELLS
 
-cdef uint64_t ZOB[2 * MAXCELLS + 1]
+cdef uint64_t ZOB[2 * PH_MAXCELLS + 1]
+cdef uint64_t SIDE_KEY
 cdef int _i
-for _i in range(2 * MAXCELLS + 1):
+for _i in range(2 * PH_MAXCELLS + 1):
     ZOB[_i] = _PY_ZOBRIST[_i]
+SIDE_KEY = ZOB[2 * PH_MAXCELLS]
 
 
-cdef class PhutballCore:
-    cdef int cols, rows, W, ncells, npoints
-    cdef int first, last          # padded range of rows 1..rows
-    cdef int top_start, row2_start
-    cdef int ball, side, ply, cap, nmen
-    cdef int count_finished
-    cdef uint64_t key
-    cdef int off[8]
-    cdef uint8_t board[PADMAX]
-    cdef int cell_of[PADMAX]
-    cdef int pad_of[MAXCELLS]
-    cdef uint64_t zman[PADMAX]
-    cdef uint64_t zball[PADMAX]
-    # undo stack: per move the removed men, then (count, old ball, placed or -1)
-    cdef int *undo
-    cdef Py_ssize_t undo_len, undo_cap
-    # scratch: a path (move generation, legality, push)
-    cdef int *path
+# ------------------------------------------------------------------ geometry
+@cython.cdivision(True)
+cdef void make_geo(Geo *g, int cols, int rows, uint8_t *board) noexcept nogil:
+    """Fill ``g`` for a cols x rows board and ``board`` with the empty mailbox."""
+    cdef int W = cols + 2, r, c, m
+    g.cols = cols
+    g.rows = rows
+    g.W = W
+    g.ncells = (rows + 2) * cols
+    g.npoints = rows * cols
+    g.off[0] = W
+    g.off[1] = W + 1
+    g.off[2] = 1
+    g.off[3] = -W + 1
+    g.off[4] = -W
+    g.off[5] = -W - 1
+    g.off[6] = -1
+    g.off[7] = W - 1
+    for m in range(PH_PADMAX):
+        board[m] = OFF
+        g.cell_of[m] = -1
+        g.zman[m] = 0
+        g.zball[m] = 0
+    for r in range(rows + 2):
+        for c in range(cols):
+            m = (r + 1) * W + c + 1
+            g.cell_of[m] = r * cols + c
+            g.pad_of[r * cols + c] = m
+            g.zman[m] = ZOB[r * cols + c]
+            g.zball[m] = ZOB[PH_MAXCELLS + r * cols + c]
+            board[m] = BEYOND if (r == 0 or r == rows + 1) else EMPTY
+    g.first = 2 * W
+    g.last = (rows + 2) * W - 1
+    g.top_start = (rows + 1) * W
+    g.row2_start = 3 * W
+
+
+# ------------------------------------------------------------------ rules on (Geo, Pos)
+cdef inline int target(const Geo *g, const uint8_t *board, int here, int d) noexcept nogil:
+    """Landing cell of a jump from ``here`` in direction ``d``, or -1."""
+    cdef int o = g.off[d]
+    cdef int s = here + o
+    if board[s] != MAN:
+        return -1
+    s += o
+    while board[s] == MAN:
+        s += o
+    if board[s] == OFF:
+        return -1
+    return s
+
+
+cdef inline void set_run(const Geo *g, uint8_t *board, int here, int land, int d,
+                         uint8_t what) noexcept nogil:
+    cdef int o = g.off[d]
+    cdef int t = here + o
+    while t != land:
+        board[t] = what
+        t += o
+
+
+cdef inline int empties(const Geo *g, const Pos *p) noexcept nogil:
+    if p.board[p.ball] == BEYOND:
+        return g.npoints - p.nmen
+    return g.npoints - p.nmen - 1
+
+
+cdef int has_jump(const Geo *g, const Pos *p) noexcept nogil:
+    cdef int d
+    for d in range(8):
+        if target(g, p.board, p.ball, d) >= 0:
+            return 1
+    return 0
+
+
+cdef inline int status(const Geo *g, const Pos *p) noexcept nogil:
+    if p.ball >= g.top_start:
+        return TOP_WINS
+    if p.ball < g.row2_start:
+        return BOTTOM_WINS
+    if 0 <= p.cap <= p.ply:
+        return CAP_DRAW
+    if g.npoints - p.nmen - 1 == 0 and not has_jump(g, p):
+        return NO_MOVE
+    return RUNNING
+
+
+cdef inline int jump_dirs(const Geo *g, const uint8_t *board, int here,
+                          int *dirs) noexcept nogil:
+    """The directions (ascending) in which the ball on ``here`` can jump."""
+    cdef int d, n = 0
+    for d in range(8):
+        if target(g, board, here, d) >= 0:
+            dirs[n] = d
+            n += 1
+    return n
+
+
+cdef int direction_to(const Geo *g, const uint8_t *board, int here, int land) noexcept nogil:
+    cdef int d
+    for d in range(8):
+        if target(g, board, here, d) == land:
+            return d
+    return -1
+
+
+cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, Interrupt *it) noexcept nogil:
+    """The number of jump paths from ``here`` (DFS, men removed and restored)."""
+    cdef uint64_t total = 0
+    cdef int d, o, s
+    cdef uint8_t c
+    if interrupted(it):
+        return 0
+    for d in range(8):
+        o = g.off[d]
+        s = here + o
+        if board[s] != MAN:
+            continue
+        s += o
+        while board[s] == MAN:
+            s += o
+        c = board[s]
+        if c == OFF:
+            continue
+        total += 1
+        if c == BEYOND:
+            continue
+        set_run(g, board, here, s, d, EMPTY)
+        total += count_paths(g, board, s, it)
+        set_run(g, board, here, s, d, MAN)
+    return total
+
+
+cdef uint64_t perft(const Geo *g, Pos *p, int depth, bint cf, Interrupt *it) noexcept nogil:
+    cdef uint64_t total = 0
+    cdef int m
+    if status(g, p) != RUNNING:
+        return <uint64_t>cf
+    if depth == 1:
+        return <uint64_t>empties(g, p) + count_paths(g, p.board, p.ball, it)
+    if interrupted(it):
+        return 0
+    p.side ^= 1
+    p.ply += 1
+    p.nmen += 1
+    for m in range(g.first, g.last + 1):
+        if p.board[m] == EMPTY and m != p.ball:
+            p.board[m] = MAN
+            total += perft(g, p, depth - 1, cf, it)
+            p.board[m] = EMPTY
+    p.nmen -= 1
+    p.ply -= 1
+    p.side ^= 1
+    total += perft_paths(g, p, p.ball, depth, cf, it)
+    return total
+
+
+cdef uint64_t perft_paths(const Geo *g, Pos *p, int here, int depth, bint cf,
+                          Interrupt *it) noexcept nogil:
+    """perft(depth - 1) after every jump path from ``here``, made in place."""
+    cdef uint64_t total = 0
+    cdef int d, o, s, k, old_ball
+    for d in range(8):
+        o = g.off[d]
+        s = here + o
+        if p.board[s] != MAN:
+            continue
+        k = 1
+        s += o
+        while p.board[s] == MAN:
+            s += o
+            k += 1
+        if p.board[s] == OFF:
+            continue
+        # the men stay removed (and uncounted) while the path goes on
+        set_run(g, p.board, here, s, d, EMPTY)
+        p.nmen -= k
+        old_ball = p.ball
+        p.ball = s
+        p.side ^= 1
+        p.ply += 1
+        total += perft(g, p, depth - 1, cf, it)
+        p.ply -= 1
+        p.side ^= 1
+        p.ball = old_ball
+        if p.board[s] != BEYOND:
+            total += perft_paths(g, p, s, depth, cf, it)
+        p.nmen += k
+        set_run(g, p.board, here, s, d, MAN)
+    return total
+
+
+@cython.cdivision(True)
+cdef void count_rows(const Geo *g, const Pos *p, int *rowfree) noexcept nogil:
+    """rowfree[padded row] = the placeable points of that row."""
+    cdef int pr, m
+    for pr in range(PH_MAXSIZE + 4):
+        rowfree[pr] = 0
+    for m in range(g.first, g.last + 1):
+        if p.board[m] == EMPTY and m != p.ball:
+            rowfree[m // g.W] += 1
+
+
+@cython.cdivision(True)
+cdef int draw_move(const Geo *g, Pos *p, uint64_t *rng, int *rowfree, int *out) noexcept nogil:
+    """Draw a random move as the integer layer plays it and make it on ``p`` (the
+    key is not kept).  A placement puts its padded cell in out[0] and returns 0;
+    a path puts its landings in out[0..n-1] and returns n.  The draw: a uniform
+    choice among the placements (ascending) and the ball's jump directions, then
+    after each jump that stays on the board among the next jumps and *stop*."""
+    cdef uint64_t r, empty = <uint64_t>empties(g, p)
+    cdef int dirs[8]
+    cdef int nj = jump_dirs(g, p.board, p.ball, dirs)
+    cdef int pr, m, d, here, s, o, t, n = 0, W = g.W
+    r = brett_rng_below(rng, <uint32_t>(empty + nj))
+    if r < empty:
+        # the r-th placeable point: skip whole rows, then scan one
+        pr = 2
+        while r >= <uint64_t>rowfree[pr]:
+            r -= rowfree[pr]
+            pr += 1
+        for m in range(pr * W + 1, pr * W + W - 1):
+            if p.board[m] == EMPTY and m != p.ball:
+                if r == 0:
+                    p.board[m] = MAN
+                    p.nmen += 1
+                    p.side ^= 1
+                    p.ply += 1
+                    rowfree[pr] -= 1
+                    out[0] = m
+                    return 0
+                r -= 1
+        return 0  # not reached: rowfree counts the placeable points
+    d = dirs[r - empty]
+    here = p.ball
+    while True:
+        s = target(g, p.board, here, d)
+        o = g.off[d]
+        t = here + o
+        while t != s:
+            p.board[t] = EMPTY
+            p.nmen -= 1
+            rowfree[t // W] += 1
+            t += o
+        out[n] = s
+        n += 1
+        here = s
+        if p.board[s] == BEYOND:
+            break
+        nj = jump_dirs(g, p.board, here, dirs)
+        r = brett_rng_below(rng, <uint32_t>(nj + 1))
+        if r == <uint64_t>nj:
+            break
+        d = dirs[r]
+    rowfree[p.ball // W] += 1   # the ball's point is free again
+    if p.board[here] != BEYOND:
+        rowfree[here // W] -= 1
+    p.ball = here
+    p.side ^= 1
+    p.ply += 1
+    return n
+
+
+cdef void playouts(const Geo *g, const Pos *start, uint64_t n, uint64_t *rng,
+                   long long max_plies, uint64_t *out, Interrupt *it) noexcept nogil:
+    """out = [wins0, wins1, draws, unfinished, plies]."""
+    cdef Pos p
+    cdef uint64_t game
+    cdef long long made
+    cdef int st
+    cdef int rowfree[PH_MAXSIZE + 4]
+    cdef int path[PH_MAXCELLS + 2]
+    for game in range(n):
+        if interrupted(it):
+            return
+        p = start[0]
+        made = 0
+        count_rows(g, &p, rowfree)
+        while True:
+            st = status(g, &p)
+            if st != RUNNING:
+                if st == TOP_WINS:
+                    out[0] += 1
+                elif st == BOTTOM_WINS:
+                    out[1] += 1
+                elif st == CAP_DRAW:
+                    out[2] += 1
+                else:
+                    out[p.side ^ 1] += 1
+                break
+            if 0 <= max_plies <= made:
+                out[3] += 1
+                break
+            draw_move(g, &p, rng, rowfree, path)
+            made += 1
+        out[4] += <uint64_t>made
+
+
+# ------------------------------------------------------------------ lazy move lists
+@cython.auto_pickle(False)
+cdef class _MoveIter:
+    """The legal moves of a position one by one, on a private copy: the
+    placements, then the jump paths depth first with an explicit stack (a
+    position can have millions of paths; memory stays one path long)."""
+
+    cdef Geo geo
+    cdef Pos pos
+    cdef int cell            # next padded cell to try as a placement (phase 0)
+    cdef int phase           # 0 placements, 1 paths, 2 done
+    cdef int depth           # frames on the stack
+    cdef int *here
+    cdef int *nextd
+    cdef int *land
+    cdef int *ldir           # the child a frame descended into (-1: none)
+
+    def __cinit__(self):
+        cdef size_t size = (PH_MAXCELLS + 2) * sizeof(int)
+        self.here = <int *>malloc(size)
+        self.nextd = <int *>malloc(size)
+        self.land = <int *>malloc(size)
+        self.ldir = <int *>malloc(size)
+        if not (self.here and self.nextd and self.land and self.ldir):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.here)
+        free(self.nextd)
+        free(self.land)
+        free(self.ldir)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef int m, f, d, s
+        if self.phase == 0:
+            while self.cell <= self.geo.last:
+                m = self.cell
+                self.cell += 1
+                if self.pos.board[m] == EMPTY and m != self.pos.ball:
+                    return self.geo.cell_of[m]
+            self.phase = 1
+            self.depth = 1
+            self.here[0] = self.pos.ball
+            self.nextd[0] = 0
+            self.ldir[0] = -1
+        while self.phase == 1 and self.depth:
+            f = self.depth - 1
+            if self.ldir[f] >= 0:
+                set_run(&self.geo, self.pos.board, self.here[f], self.land[f], self.ldir[f], MAN)
+                self.ldir[f] = -1
+            s = -1
+            d = 0
+            while self.nextd[f] < 8:
+                d = self.nextd[f]
+                self.nextd[f] += 1
+                s = target(&self.geo, self.pos.board, self.here[f], d)
+                if s >= 0:
+                    break
+            if s < 0:
+                self.depth -= 1
+                continue
+            path = tuple([self.geo.cell_of[self.here[i]] for i in range(f + 1)]
+                         + [self.geo.cell_of[s]])
+            if self.pos.board[s] != BEYOND:
+                set_run(&self.geo, self.pos.board, self.here[f], s, d, EMPTY)
+                self.land[f] = s
+                self.ldir[f] = d
+                self.here[f + 1] = s
+                self.nextd[f + 1] = 0
+                self.ldir[f + 1] = -1
+                self.depth += 1
+            return path
+        self.phase = 2
+        raise StopIteration
+
+
+# ------------------------------------------------------------------ the class
+@cython.auto_pickle(False)
+cdef class PhutballCore(CoreBase):
+    """The compiled Phutball core (the core protocol, see ``_base.py``)."""
 
     def __cinit__(self, *args, **kwargs):
         self.undo = NULL
         self.undo_len = 0
         self.undo_cap = 0
-        self.path = <int *>malloc((MAXCELLS + 2) * sizeof(int))
-        if self.path == NULL:
-            raise MemoryError()
-        self.cols = 0
+        make_geo(&self.geo, 5, 5, self.pos.board)
+        self.pos.ball = self.geo.pad_of[3 * 5 + 2]
+        self.pos.side = 0
+        self.pos.ply = 0
+        self.pos.cap = -1
+        self.pos.nmen = 0
+        self.pos.key = 0
 
     def __dealloc__(self):
         free(self.undo)
-        free(self.path)
 
-    # ------------------------------------------------------------ state
-    def _core_set_state(self, state):
-        cdef int cols, rows, r, c, m, W
-        columns, nrows, men, ball, side, ply, cap = state
-        cols = columns
-        rows = nrows
-        if not (5 <= cols <= MAXSIZE and 5 <= rows <= MAXSIZE):
-            raise ValueError(f"board size {cols}x{rows} out of range")
-        W = cols + 2
-        self.cols, self.rows, self.W = cols, rows, W
-        self.ncells = (rows + 2) * cols
-        self.npoints = rows * cols
-        self.off[0] = W
-        self.off[1] = W + 1
-        self.off[2] = 1
-        self.off[3] = -W + 1
-        self.off[4] = -W
-        self.off[5] = -W - 1
-        self.off[6] = -1
-        self.off[7] = W - 1
-        for m in range(PADMAX):
-            self.board[m] = OFF
-            self.cell_of[m] = -1
-            self.zman[m] = 0
-            self.zball[m] = 0
-        for r in range(rows + 2):
-            for c in range(cols):
-                m = (r + 1) * W + c + 1
-                self.cell_of[m] = r * cols + c
-                self.pad_of[r * cols + c] = m
-                self.zman[m] = ZOB[r * cols + c]
-                self.zball[m] = ZOB[MAXCELLS + r * cols + c]
-                self.board[m] = BEYOND if (r == 0 or r == rows + 1) else EMPTY
-        self.first = 2 * W
-        self.last = (rows + 2) * W - 1
-        self.top_start = (rows + 1) * W
-        self.row2_start = 3 * W
-        self.nmen = 0
-        for cell in men:
-            if not cols <= cell < (rows + 1) * cols:
-                raise ValueError(f"man on cell {cell!r}: not a point of the board")
-            self.board[self.pad_of[<int>cell]] = MAN
-            self.nmen += 1
-        if not 0 <= ball < self.ncells:
-            raise ValueError(f"ball on cell {ball!r}: not on the board")
-        self.ball = self.pad_of[<int>ball]
-        self.side = side
-        self.ply = ply
-        self.cap = cap
-        self.undo_len = 0
-        self.key = self.zball[self.ball] ^ (ZOB[2 * MAXCELLS] if self.side else 0)
-        for m in range(PADMAX):
-            if self.board[m] == MAN:
-                self.key ^= self.zman[m]
-
-    def _core_get_state(self):
-        cdef int m
-        men = tuple([self.cell_of[m] for m in range(PADMAX) if self.board[m] == MAN])
-        return (self.cols, self.rows, men, self.cell_of[self.ball], self.side, self.ply,
-                self.cap)
-
-    def _core_key(self):
-        return self.key
-
-    # ------------------------------------------------------------ C helpers
-    cdef inline int target(self, int here, int d) noexcept nogil:
-        """Landing cell of a jump from ``here`` in direction ``d``, or -1."""
-        cdef int o = self.off[d]
-        cdef int s = here + o
-        if self.board[s] != MAN:
-            return -1
-        s += o
-        while self.board[s] == MAN:
-            s += o
-        if self.board[s] == OFF:
-            return -1
-        return s
-
-    cdef inline void set_run(self, int here, int land, int d, uint8_t what) noexcept nogil:
-        cdef int o = self.off[d]
-        cdef int t = here + o
-        while t != land:
-            self.board[t] = what
-            t += o
-
-    cdef inline int empties(self) noexcept nogil:
-        if self.board[self.ball] == BEYOND:
-            return self.npoints - self.nmen
-        return self.npoints - self.nmen - 1
-
-    cdef int has_jump(self) noexcept nogil:
-        cdef int d
-        for d in range(8):
-            if self.target(self.ball, d) >= 0:
-                return 1
-        return 0
-
-    cdef inline int status(self) noexcept nogil:
-        if self.ball >= self.top_start:
-            return TOP_WINS
-        if self.ball < self.row2_start:
-            return BOTTOM_WINS
-        if 0 <= self.cap <= self.ply:
-            return CAP_DRAW
-        if self.npoints - self.nmen - 1 == 0 and not self.has_jump():
-            return NO_MOVE
-        return RUNNING
-
-    cdef uint64_t count_paths(self, int here) noexcept nogil:
-        """The number of jump paths from ``here`` (DFS, men removed and restored)."""
-        cdef uint64_t total = 0
-        cdef int d, o, s
-        cdef uint8_t c
-        for d in range(8):
-            o = self.off[d]
-            s = here + o
-            if self.board[s] != MAN:
-                continue
-            s += o
-            while self.board[s] == MAN:
-                s += o
-            c = self.board[s]
-            if c == OFF:
-                continue
-            total += 1
-            if c == BEYOND:
-                continue
-            self.set_run(here, s, d, EMPTY)
-            total += self.count_paths(s)
-            self.set_run(here, s, d, MAN)
-        return total
-
-    cdef uint64_t perft(self, int depth) noexcept nogil:
-        cdef uint64_t total = 0
-        cdef int m
-        if self.status() != RUNNING:
-            return <uint64_t>self.count_finished
-        if depth == 1:
-            return <uint64_t>self.empties() + self.count_paths(self.ball)
-        self.side ^= 1
-        self.ply += 1
-        self.nmen += 1
-        for m in range(self.first, self.last + 1):
-            if self.board[m] == EMPTY and m != self.ball:
-                self.board[m] = MAN
-                total += self.perft(depth - 1)
-                self.board[m] = EMPTY
-        self.nmen -= 1
-        self.ply -= 1
-        self.side ^= 1
-        total += self.perft_paths(self.ball, depth)
-        return total
-
-    cdef uint64_t perft_paths(self, int here, int depth) noexcept nogil:
-        """perft(depth - 1) after every jump path from ``here``, made in place."""
-        cdef uint64_t total = 0
-        cdef int d, o, s, k, old_ball
-        for d in range(8):
-            o = self.off[d]
-            s = here + o
-            if self.board[s] != MAN:
-                continue
-            k = 1
-            s += o
-            while self.board[s] == MAN:
-                s += o
-                k += 1
-            if self.board[s] == OFF:
-                continue
-            # the men stay removed (and uncounted) while the path goes on
-            self.set_run(here, s, d, EMPTY)
-            self.nmen -= k
-            old_ball = self.ball
-            self.ball = s
-            self.side ^= 1
-            self.ply += 1
-            total += self.perft(depth - 1)
-            self.ply -= 1
-            self.side ^= 1
-            self.ball = old_ball
-            if self.board[s] != BEYOND:
-                total += self.perft_paths(s, depth)
-            self.nmen += k
-            self.set_run(here, s, d, MAN)
-        return total
-
-    cdef inline int jump_dirs(self, int here, int *dirs) noexcept nogil:
-        """The directions (ascending) in which the ball on ``here`` can jump."""
-        cdef int d, n = 0
-        for d in range(8):
-            if self.target(here, d) >= 0:
-                dirs[n] = d
-                n += 1
-        return n
-
-    cdef int direction_to(self, int here, int land) noexcept nogil:
-        cdef int d
-        for d in range(8):
-            if self.target(here, d) == land:
-                return d
-        return -1
-
-    cdef void play_path(self, int *path, int n, int record) noexcept nogil:
-        """Move the ball along ``path[0..n-1]`` (landings), removing jumped men.
-
-        With ``record`` the removed men go on the undo stack (room checked by
-        the caller)."""
-        cdef int i, d, o, t, here = self.ball, land, removed = 0
-        for i in range(n):
-            land = path[i]
-            d = self.direction_to(here, land)
-            o = self.off[d]
-            t = here + o
-            while t != land:
-                self.board[t] = EMPTY
-                self.key ^= self.zman[t]
-                if record:
-                    self.undo[self.undo_len] = t
-                    self.undo_len += 1
-                removed += 1
-                t += o
-            here = land
-        self.nmen -= removed
-        if record:
-            self.undo[self.undo_len] = removed
-            self.undo[self.undo_len + 1] = self.ball
-            self.undo[self.undo_len + 2] = -1
-            self.undo_len += 3
-        self.key ^= self.zball[self.ball] ^ self.zball[here]
-        self.ball = here
-        self.side ^= 1
-        self.key ^= ZOB[2 * MAXCELLS]
-        self.ply += 1
-
-    cdef void place(self, int m) noexcept nogil:
-        self.board[m] = MAN
-        self.nmen += 1
-        self.key ^= self.zman[m] ^ ZOB[2 * MAXCELLS]
-        self.side ^= 1
-        self.ply += 1
-
-    cdef void playouts(self, uint64_t n, uint64_t seed, long long max_plies,
-                       uint64_t *out) noexcept nogil:
-        """out = [wins0, wins1, draws, unfinished, plies]."""
-        cdef uint8_t saved[PADMAX]
-        cdef int sball = self.ball, sside = self.side, sply = self.ply, snmen = self.nmen
-        cdef uint64_t skey = self.key, rng = seed, g, r, empties
-        cdef long long made
-        cdef int st, m, d, nj, here, s, o, t, pr, W = self.W
-        cdef int dirs[8]
-        cdef int rowfree[MAXSIZE + 4]   # placeable points per padded row
-        memcpy(saved, self.board, PADMAX)
-        for g in range(n):
-            made = 0
-            for pr in range(MAXSIZE + 4):
-                rowfree[pr] = 0
-            for m in range(self.first, self.last + 1):
-                if self.board[m] == EMPTY and m != self.ball:
-                    rowfree[m // W] += 1
-            while True:
-                st = self.status()
-                if st != RUNNING:
-                    if st == TOP_WINS:
-                        out[0] += 1
-                    elif st == BOTTOM_WINS:
-                        out[1] += 1
-                    elif st == CAP_DRAW:
-                        out[2] += 1
-                    else:
-                        out[(self.side ^ 1)] += 1
-                    break
-                if 0 <= max_plies <= made:
-                    out[3] += 1
-                    break
-                # a random move as the integer layer draws it (see the Python twin)
-                empties = <uint64_t>self.empties()
-                nj = self.jump_dirs(self.ball, dirs)
-                r = brett_rng_below(&rng, <uint32_t>(empties + nj))
-                if r < empties:
-                    # the r-th placeable point: skip whole rows, then scan one
-                    pr = 2
-                    while r >= <uint64_t>rowfree[pr]:
-                        r -= rowfree[pr]
-                        pr += 1
-                    for m in range(pr * W + 1, pr * W + W - 1):
-                        if self.board[m] == EMPTY and m != self.ball:
-                            if r == 0:
-                                self.place(m)
-                                rowfree[pr] -= 1
-                                break
-                            r -= 1
-                else:
-                    d = dirs[r - empties]
-                    here = self.ball
-                    while True:
-                        s = self.target(here, d)
-                        o = self.off[d]
-                        t = here + o
-                        while t != s:
-                            self.board[t] = EMPTY
-                            self.nmen -= 1
-                            rowfree[t // W] += 1
-                            t += o
-                        here = s
-                        if self.board[s] == BEYOND:
-                            break
-                        nj = self.jump_dirs(here, dirs)
-                        r = brett_rng_below(&rng, <uint32_t>(nj + 1))
-                        if r == <uint64_t>nj:
-                            break
-                        d = dirs[r]
-                    rowfree[self.ball // W] += 1   # the ball's point is free again
-                    if self.board[here] != BEYOND:
-                        rowfree[here // W] -= 1
-                    self.ball = here
-                    self.side ^= 1
-                    self.ply += 1
-                made += 1
-            out[4] += <uint64_t>made
-            memcpy(self.board, saved, PADMAX)
-            self.ball, self.side, self.ply, self.nmen, self.key = sball, sside, sply, snmen, skey
-
-    # ------------------------------------------------------------ Python protocol
-    def _core_status(self):
-        return self.status()
-
-    def _core_player(self):
-        return TERMINAL if self.status() != RUNNING else self.side
-
-    def _core_jump_target(self, int d):
-        cdef int s
-        if not 0 <= d < 8 or self.board[self.ball] == BEYOND:
-            return -1
-        s = self.target(self.ball, d)
-        return -1 if s < 0 else self.cell_of[s]
-
-    cdef void collect(self, int here, int depth, list out):
-        cdef int d, s
-        for d in range(8):
-            s = self.target(here, d)
-            if s < 0:
-                continue
-            self.path[depth] = self.cell_of[s]
-            out.append(tuple([self.path[i] for i in range(depth + 1)]))
-            if self.board[s] != BEYOND:
-                self.set_run(here, s, d, EMPTY)
-                self.collect(s, depth + 1, out)
-                self.set_run(here, s, d, MAN)
-
-    def _core_moves(self):
-        cdef int m
-        if self.status() != RUNNING:
-            return []
-        out = [self.cell_of[m] for m in range(self.first, self.last + 1)
-               if self.board[m] == EMPTY and m != self.ball]
-        self.path[0] = self.cell_of[self.ball]
-        self.collect(self.ball, 1, out)
-        return out
-
-    def _core_count(self):
-        cdef uint64_t n
-        if self.status() != RUNNING:
-            return 0
-        with nogil:
-            n = <uint64_t>self.empties() + self.count_paths(self.ball)
-        return n
-
-    cdef int cell_index(self, object v):
-        """Padded index of a cell given as a Python int, or -1."""
-        if type(v) is not int:
-            return -1
-        if not 0 <= v < self.ncells:
-            return -1
-        return self.pad_of[<int>v]
-
-    def _core_is_legal(self, cm):
-        cdef int m, here, land, d, i, n, ok, o, t, nrem = 0
-        cdef int *removed
-        if self.status() != RUNNING:
-            return False
-        if type(cm) is int:
-            m = self.cell_index(cm)
-            return m >= 0 and self.board[m] == EMPTY and m != self.ball
-        if type(cm) is not tuple or len(cm) < 2 or self.cell_index(cm[0]) != self.ball:
-            return False
-        removed = <int *>malloc((self.nmen + 1) * sizeof(int))
-        if removed == NULL:
-            raise MemoryError()
-        n = len(cm) - 1
-        here = self.ball
-        ok = 1
-        for i in range(n):
-            land = self.cell_index(cm[i + 1])
-            # no jump from beyond a goal line: such a landing must end the path
-            d = self.direction_to(here, land) \
-                if land >= 0 and self.board[here] != BEYOND else -1
-            if d < 0:
-                ok = 0
-                break
-            o = self.off[d]
-            t = here + o
-            while t != land:
-                self.board[t] = EMPTY
-                removed[nrem] = t
-                nrem += 1
-                t += o
-            here = land
-        for i in range(nrem):
-            self.board[removed[i]] = MAN
-        free(removed)
-        return bool(ok)
-
-    def _core_push(self, cm):
-        cdef int m, n, i
-        cdef Py_ssize_t need
-        if type(cm) is int:
-            m = self.pad_of[<int>cm]
-            self.reserve(3)
-            self.undo[self.undo_len] = 0
-            self.undo[self.undo_len + 1] = self.ball
-            self.undo[self.undo_len + 2] = m
-            self.undo_len += 3
-            self.place(m)
-            return
-        n = len(cm) - 1
-        need = self.nmen + 3
-        self.reserve(need)
-        for i in range(n):
-            self.path[i] = self.pad_of[<int>cm[i + 1]]
-        self.play_path(self.path, n, 1)
-
-    cdef int reserve(self, Py_ssize_t extra) except -1:
+    cdef int _reserve(self, Py_ssize_t extra) except -1:
         cdef Py_ssize_t cap
         cdef int *p
         if self.undo_len + extra <= self.undo_cap:
@@ -530,46 +471,275 @@ cdef class PhutballCore:
         self.undo_cap = cap
         return 0
 
-    def _core_pop(self):
+    # ------------------------------------------------------------ state
+    def set_state(self, state):
+        cdef Geo geo
+        cdef Pos pos
+        cdef int m
+        columns, nrows, men, ball, side, ply, cap = state
+        if not (5 <= columns <= PH_MAXSIZE and 5 <= nrows <= PH_MAXSIZE):
+            raise ValueError(f"board size {columns}x{nrows} out of range")
+        if side not in (0, 1) or not -1 <= cap < 2**31 or not 0 <= ply < 2**31:
+            raise ValueError(f"bad phutball state {state!r}")
+        make_geo(&geo, columns, nrows, pos.board)
+        pos.nmen = 0
+        for cell in men:
+            if not columns <= cell < (nrows + 1) * columns:
+                raise ValueError(f"man on cell {cell!r}: not a point of the board")
+            if pos.board[geo.pad_of[<int>cell]] == MAN:
+                raise ValueError(f"two men on cell {cell!r}")
+            pos.board[geo.pad_of[<int>cell]] = MAN
+            pos.nmen += 1
+        if not 0 <= ball < geo.ncells or pos.board[geo.pad_of[<int>ball]] == MAN:
+            raise ValueError(f"ball on cell {ball!r}: not a free point of the board")
+        pos.ball = geo.pad_of[<int>ball]
+        pos.side = side
+        pos.ply = ply
+        pos.cap = cap
+        pos.key = geo.zball[pos.ball] ^ (SIDE_KEY if pos.side else 0)
+        for m in range(PH_PADMAX):
+            if pos.board[m] == MAN:
+                pos.key ^= geo.zman[m]
+        self.claim()
+        self.geo = geo
+        self.pos = pos
+        self.undo_len = 0
+        self.entries = []
+
+    def get_state(self):
+        cdef int m
+        men = tuple([self.geo.cell_of[m] for m in range(PH_PADMAX) if self.pos.board[m] == MAN])
+        return (self.geo.cols, self.geo.rows, men, self.geo.cell_of[self.pos.ball],
+                self.pos.side, self.pos.ply, self.pos.cap)
+
+    def clone(self, bint history):
+        cdef PhutballCore new = type(self).__new__(type(self))
+        new.geo = self.geo
+        new.pos = self.pos
+        if history:
+            new._reserve(self.undo_len)
+            memcpy(new.undo, self.undo, self.undo_len * sizeof(int))
+            new.undo_len = self.undo_len
+            new.entries = list(self.entries)
+        return new
+
+    def key(self):
+        return self.pos.key
+
+    def status(self):
+        """0 running, 1 player 0 won, 2 player 1 won, 3 ply cap, 4 mover cannot move."""
+        return status(&self.geo, &self.pos)
+
+    def player(self):
+        return TERMINAL_PLAYER if status(&self.geo, &self.pos) != RUNNING else self.pos.side
+
+    # ------------------------------------------------------------ moves
+    def iter_moves(self):
+        cdef _MoveIter it = _MoveIter.__new__(_MoveIter)
+        it.geo = self.geo
+        it.pos = self.pos
+        it.cell = self.geo.first
+        it.phase = 0 if status(&self.geo, &self.pos) == RUNNING else 2
+        it.depth = 0
+        return it
+
+    def moves(self):
+        return list(self.iter_moves())
+
+    def count(self):
+        """The number of legal moves, counted on a copy without the GIL."""
+        cdef Geo geo = self.geo
+        cdef Pos pos = self.pos
+        cdef uint64_t n
+        cdef Interrupt it
+        if status(&geo, &pos) != RUNNING:
+            return 0
+        interrupt_init(&it, 1 << 16)
+        with nogil:
+            n = <uint64_t>empties(&geo, &pos) + count_paths(&geo, pos.board, pos.ball, &it)
+        raise_if_stopped(&it)
+        return n
+
+    def chance_moves(self):
+        return []
+
+    cdef int _legal(self, object cm) except -1:
+        """1 if ``cm`` is a legal move here (checked on a copy of the board)."""
+        cdef int m, here, land, d, i, o, t, v
+        cdef uint8_t board[PH_PADMAX]
+        if status(&self.geo, &self.pos) != RUNNING:
+            return 0
+        if type(cm) is int:
+            if not self.geo.cols <= cm < (self.geo.rows + 1) * self.geo.cols:
+                return 0
+            m = self.geo.pad_of[<int>cm]
+            return self.pos.board[m] == EMPTY and m != self.pos.ball
+        if type(cm) is not tuple or len(cm) < 2 or len(cm) > self.pos.nmen + 1:
+            return 0
+        if type(cm[0]) is not int or cm[0] != self.geo.cell_of[self.pos.ball]:
+            return 0
+        memcpy(board, self.pos.board, PH_PADMAX)
+        here = self.pos.ball
+        for i in range(1, len(cm)):
+            v = -1
+            if type(cm[i]) is int and 0 <= cm[i] < self.geo.ncells:
+                v = cm[i]
+            # no jump from beyond a goal line: such a landing must end the path
+            if v < 0 or board[here] == BEYOND:
+                return 0
+            land = self.geo.pad_of[v]
+            d = direction_to(&self.geo, board, here, land)
+            if d < 0:
+                return 0
+            set_run(&self.geo, board, here, land, d, EMPTY)
+            here = land
+        return 1
+
+    def is_legal(self, cm):
+        return bool(self._legal(cm))
+
+    def jumps_after(self, tuple dirs):
+        """Walk the ball by jumps in the directions ``dirs`` on a copy: (landing
+        cells, the 8 jump targets from the last landing, -1 where none), or None
+        if some step is not a jump (see the Python twin)."""
+        cdef uint8_t board[PH_PADMAX]
+        cdef int here = self.pos.ball, land, d
+        memcpy(board, self.pos.board, PH_PADMAX)
+        landings = []
+        for dd in dirs:
+            if type(dd) is not int or not 0 <= dd < 8 or board[here] == BEYOND:
+                return None
+            d = dd
+            land = target(&self.geo, board, here, d)
+            if land < 0:
+                return None
+            set_run(&self.geo, board, here, land, d, EMPTY)
+            landings.append(self.geo.cell_of[land])
+            here = land
+        if board[here] == BEYOND:
+            return tuple(landings), (-1,) * 8
+        targets = []
+        for d in range(8):
+            land = target(&self.geo, board, here, d)
+            targets.append(-1 if land < 0 else self.geo.cell_of[land])
+        return tuple(landings), tuple(targets)
+
+    def random_move(self, uint64_t rng):
+        """The move a playout would draw from the splitmix64 state ``rng``."""
+        cdef Pos p = self.pos
+        cdef int rowfree[PH_MAXSIZE + 4]
+        cdef int out[PH_MAXCELLS + 2]
+        cdef int n, i
+        if status(&self.geo, &p) != RUNNING:
+            return None, rng
+        count_rows(&self.geo, &p, rowfree)
+        n = draw_move(&self.geo, &p, &rng, rowfree, out)
+        if n == 0:
+            return self.geo.cell_of[out[0]], rng
+        return tuple([self.geo.cell_of[self.pos.ball]]
+                     + [self.geo.cell_of[out[i]] for i in range(n)]), rng
+
+    # ------------------------------------------------------------ make / unmake
+    def push(self, cm, entry):
+        cdef int m, n, i, d, o, t, here, land, removed = 0
+        self.claim()
+        if not self._legal(cm):
+            return False
+        if type(cm) is int:
+            m = self.geo.pad_of[<int>cm]
+            self._reserve(3)
+            self.undo[self.undo_len] = 0
+            self.undo[self.undo_len + 1] = self.pos.ball
+            self.undo[self.undo_len + 2] = m
+            self.undo_len += 3
+            self.pos.board[m] = MAN
+            self.pos.nmen += 1
+            self.pos.key ^= self.geo.zman[m]
+        else:
+            self._reserve(self.pos.nmen + 3)
+            here = self.pos.ball
+            for i in range(1, len(cm)):
+                land = self.geo.pad_of[<int>cm[i]]
+                d = direction_to(&self.geo, self.pos.board, here, land)
+                o = self.geo.off[d]
+                t = here + o
+                while t != land:
+                    self.pos.board[t] = EMPTY
+                    self.pos.key ^= self.geo.zman[t]
+                    self.undo[self.undo_len] = t
+                    self.undo_len += 1
+                    removed += 1
+                    t += o
+                here = land
+            self.pos.nmen -= removed
+            self.undo[self.undo_len] = removed
+            self.undo[self.undo_len + 1] = self.pos.ball
+            self.undo[self.undo_len + 2] = -1
+            self.undo_len += 3
+            self.pos.key ^= self.geo.zball[self.pos.ball] ^ self.geo.zball[here]
+            self.pos.ball = here
+        self.pos.side ^= 1
+        self.pos.key ^= SIDE_KEY
+        self.pos.ply += 1
+        self.entries.append(entry)
+        return True
+
+    def pop(self):
         cdef int placed, old_ball, count, t
+        self.claim()
         if self.undo_len < 3:
-            raise IndexError("no move to take back")
+            raise IndexError("pop from an empty move stack")
         placed = self.undo[self.undo_len - 1]
         old_ball = self.undo[self.undo_len - 2]
         count = self.undo[self.undo_len - 3]
         self.undo_len -= 3
-        self.side ^= 1
-        self.ply -= 1
-        self.key ^= ZOB[2 * MAXCELLS]
+        self.pos.side ^= 1
+        self.pos.ply -= 1
+        self.pos.key ^= SIDE_KEY
         if placed >= 0:
-            self.board[placed] = EMPTY
-            self.nmen -= 1
-            self.key ^= self.zman[placed]
-            return
-        while count > 0:
-            count -= 1
-            self.undo_len -= 1
-            t = self.undo[self.undo_len]
-            self.board[t] = MAN
-            self.key ^= self.zman[t]
-            self.nmen += 1
-        self.key ^= self.zball[self.ball] ^ self.zball[old_ball]
-        self.ball = old_ball
+            self.pos.board[placed] = EMPTY
+            self.pos.nmen -= 1
+            self.pos.key ^= self.geo.zman[placed]
+        else:
+            while count > 0:
+                count -= 1
+                self.undo_len -= 1
+                t = self.undo[self.undo_len]
+                self.pos.board[t] = MAN
+                self.pos.key ^= self.geo.zman[t]
+                self.pos.nmen += 1
+            self.pos.key ^= self.geo.zball[self.pos.ball] ^ self.geo.zball[old_ball]
+            self.pos.ball = old_ball
+        return self.entries.pop()
 
-    def _core_perft(self, int depth, count_finished):
+    # ------------------------------------------------------------ search
+    def perft(self, int depth, bint count_finished):
+        """perft on a copy of the state, without the GIL; Ctrl-C stops it."""
+        cdef Geo geo = self.geo
+        cdef Pos pos = self.pos
         cdef uint64_t n
+        cdef Interrupt it
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
         if depth == 0:
             return 1
-        self.count_finished = 1 if count_finished else 0
+        interrupt_init(&it, 1 << 12)
         with nogil:
-            n = self.perft(depth)
+            n = perft(&geo, &pos, depth, count_finished, &it)
+        raise_if_stopped(&it)
         return n
 
-    def _core_playouts(self, n, seed, max_plies):
+    def playouts(self, long long n, uint64_t seed, long long max_plies):
+        cdef Geo geo = self.geo
+        cdef Pos pos = self.pos
         cdef uint64_t out[5]
-        cdef uint64_t nn = n, s = seed
-        cdef long long cap = max_plies
-        out[0] = out[1] = out[2] = out[3] = out[4] = 0
+        cdef uint64_t rng = seed
+        cdef Interrupt it
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        memset(out, 0, sizeof(out))
+        interrupt_init(&it, 1 << 4)
         with nogil:
-            self.playouts(nn, s, cap, out)
-        return [out[0], out[1]], out[2], out[3], out[4]
+            playouts(&geo, &pos, <uint64_t>n, &rng, max_plies, out, &it)
+        raise_if_stopped(&it)
+        return [out[0], out[1]], out[2], out[3], out[4], rng

@@ -11,18 +11,18 @@ Core moves (the same values on both twins)
     * a ball move is a ``tuple`` of cells: the ball's start, then every landing
       point of the path (at least one jump).
 
-Canonical order of :meth:`_core_moves`
+Canonical order of ``moves``
     placements by ascending cell, then the jump paths in depth-first order:
     from the ball try the directions ``N, NE, E, SE, S, SW, W, NW`` (index 0..7)
     in turn; each possible jump first yields its path, then (unless it left the
     board) every continuation from its landing point.
 
-State for ``_core_set_state`` / ``_core_get_state``
+State for ``set_state`` / ``get_state``
     ``(columns, rows, men, ball, side, ply, cap)``: ``men`` a sorted tuple of
     cells, ``ball`` a cell, ``side`` 0 or 1, ``ply`` the number of moves made
     (only used with a cap), ``cap`` the ply cap or -1.
 
-Status codes of :meth:`_core_status`
+Status codes of ``status``
     0 running, 1 player 0 won (ball on or beyond row ``rows``), 2 player 1 won
     (ball on or beyond row 1), 3 draw by the ply cap, 4 the player to move has
     no legal move and loses (P5).
@@ -30,8 +30,10 @@ Status codes of :meth:`_core_status`
 
 from __future__ import annotations
 
-from typing import Any, Union
+from collections.abc import Iterator
+from typing import Any, Optional, Union
 
+from ._base import TERMINAL, PyCore
 from ._rng import SplitMix64, zobrist_table
 
 MAX_SIZE = 25
@@ -46,20 +48,20 @@ DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 
 """(d column, d row) for N, NE, E, SE, S, SW, W, NW: the direction index order."""
 
 RUNNING, TOP_WINS, BOTTOM_WINS, CAP_DRAW, NO_MOVE = 0, 1, 2, 3, 4
-CHANCE, TERMINAL = -1, -4
 
 CoreMove = Union[int, tuple[int, ...]]
+Walk = tuple[tuple[int, ...], tuple[int, ...]]
+"""What ``jumps_after`` returns: the landing cells and the 8 jump targets after them."""
 
 
-class PhutballCore:
+class PhutballCore(PyCore):
     """Board of men and a ball, make/unmake with an undo stack, perft, playouts."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # The public class's __init__ sets the state; nothing to do here.
-        pass
+    _state_attrs = ("_cols", "_rows", "_man", "_nmen", "_ball", "_side", "_ply", "_cap",
+                    "_undo", "_key_")
 
     # ------------------------------------------------------------ state
-    def _core_set_state(self, state: tuple[Any, ...]) -> None:
+    def _set_state(self, state: tuple[Any, ...]) -> None:
         columns, rows, men, ball, side, ply, cap = state
         self._cols = int(columns)
         self._rows = int(rows)
@@ -75,14 +77,14 @@ class PhutballCore:
         key = ZOBRIST[MAX_CELLS + self._ball] ^ (SIDE_KEY if self._side else 0)
         for c in men:
             key ^= ZOBRIST[c]
-        self._key = key
+        self._key_ = key
 
-    def _core_get_state(self) -> tuple[Any, ...]:
+    def _get_state(self) -> tuple[Any, ...]:
         men = tuple(c for c, m in enumerate(self._man) if m)
         return (self._cols, self._rows, men, self._ball, self._side, self._ply, self._cap)
 
-    def _core_key(self) -> int:
-        return self._key
+    def _key(self) -> int:
+        return self._key_
 
     # ------------------------------------------------------------ geometry
     def _row(self, cell: int) -> int:
@@ -117,11 +119,29 @@ class PhutballCore:
         row = cell // self._cols
         return row == 0 or row == self._rows + 1
 
-    def _core_jump_target(self, d: int) -> int:
-        """The landing cell of a jump of the ball in direction ``d`` (0..7), or -1."""
-        if self._beyond(self._ball):
-            return -1
-        return self._jump_target(self._ball, d)
+    def jumps_after(self, dirs: tuple[int, ...]) -> Optional[Walk]:
+        """Walk the ball by jumps in the directions ``dirs`` (men removed on the way,
+        on a private copy): ``(landing cells, the 8 jump targets from the last
+        landing, -1 where none)``, or None if some step is not a jump.  A landing
+        beyond a goal line ends the path: no targets from there."""
+        return self._private()._jumps_after(dirs)  # type: ignore[attr-defined, no-any-return]
+
+    def _jumps_after(self, dirs: tuple[int, ...]) -> Optional[Walk]:
+        here = self._ball
+        landings = []
+        for d in dirs:
+            if self._beyond(here) or not 0 <= d < 8:
+                return None
+            land = self._jump_target(here, d)
+            if land < 0:
+                return None
+            for c in self._between(here, land, d):
+                self._man[c] = False
+            landings.append(land)
+            here = land
+        if self._beyond(here):
+            return tuple(landings), (-1,) * 8
+        return tuple(landings), tuple(self._jump_target(here, d) for d in range(8))
 
     # ------------------------------------------------------------ status
     def _empties(self) -> int:
@@ -130,7 +150,11 @@ class PhutballCore:
     def _has_jump(self) -> bool:
         return any(self._jump_target(self._ball, d) >= 0 for d in range(8))
 
-    def _core_status(self) -> int:
+    def status(self) -> int:
+        """0 running, 1 player 0 won, 2 player 1 won, 3 ply cap, 4 mover cannot move."""
+        return int(self._guarded(self._status))
+
+    def _status(self) -> int:
         row = self._row(self._ball)
         if row >= self._rows:
             return TOP_WINS
@@ -142,28 +166,23 @@ class PhutballCore:
             return NO_MOVE
         return RUNNING
 
-    def _core_player(self) -> int:
-        return TERMINAL if self._core_status() != RUNNING else self._side
+    def _player(self) -> int:
+        return TERMINAL if self._status() != RUNNING else self._side
+
+    def _num_players(self) -> int:
+        return 2
+
+    def _winners(self) -> tuple[int, ...]:
+        status = self._status()
+        if status == TOP_WINS:
+            return (0,)
+        if status == BOTTOM_WINS:
+            return (1,)
+        if status == NO_MOVE:
+            return (self._side ^ 1,)
+        return ()
 
     # ------------------------------------------------------------ move generation
-    def _paths(self, path: list[int], out: list[tuple[int, ...]]) -> None:
-        """Depth-first: every jump path continuing ``path``, men removed and restored."""
-        here = path[-1]
-        for d in range(8):
-            land = self._jump_target(here, d)
-            if land < 0:
-                continue
-            path.append(land)
-            out.append(tuple(path))
-            if not self._beyond(land):
-                jumped = self._between(here, land, d)
-                for c in jumped:
-                    self._man[c] = False
-                self._paths(path, out)
-                for c in jumped:
-                    self._man[c] = True
-            path.pop()
-
     def _count_paths(self, here: int) -> int:
         total = 0
         for d in range(8):
@@ -185,22 +204,41 @@ class PhutballCore:
         return [c for c in range(cols, (self._rows + 1) * cols)
                 if not self._man[c] and c != self._ball]
 
-    def _core_moves(self) -> list[CoreMove]:
-        if self._core_status() != RUNNING:
-            return []
-        moves: list[CoreMove] = list(self._placements())
-        paths: list[tuple[int, ...]] = []
-        self._paths([self._ball], paths)
-        moves.extend(paths)
-        return moves
+    def _moves(self) -> list[CoreMove]:
+        return list(self._iter_moves())
 
-    def _core_count(self) -> int:
-        if self._core_status() != RUNNING:
+    def _iter_moves(self) -> Iterator[CoreMove]:
+        """Placements by ascending cell, then the jump paths depth first (each
+        path before its continuations), men removed and restored in place."""
+        if self._status() != RUNNING:
+            return
+        yield from self._placements()
+        yield from self._walk_paths([self._ball])
+
+    def _walk_paths(self, path: list[int]) -> Iterator[tuple[int, ...]]:
+        here = path[-1]
+        for d in range(8):
+            land = self._jump_target(here, d)
+            if land < 0:
+                continue
+            path.append(land)
+            yield tuple(path)
+            if not self._beyond(land):
+                jumped = self._between(here, land, d)
+                for c in jumped:
+                    self._man[c] = False
+                yield from self._walk_paths(path)
+                for c in jumped:
+                    self._man[c] = True
+            path.pop()
+
+    def _count(self) -> int:
+        if self._status() != RUNNING:
             return 0
         return self._empties() + self._count_paths(self._ball)
 
-    def _core_is_legal(self, cm: Any) -> bool:
-        if self._core_status() != RUNNING:
+    def _is_legal(self, cm: Any) -> bool:
+        if self._status() != RUNNING:
             return False
         if type(cm) is int:
             return (self._cols <= cm < (self._rows + 1) * self._cols
@@ -237,12 +275,12 @@ class PhutballCore:
         return -1
 
     # ------------------------------------------------------------ make / unmake
-    def _core_push(self, cm: CoreMove) -> None:
-        old_key, old_ball = self._key, self._ball
+    def _push(self, cm: CoreMove) -> None:
+        old_key, old_ball = self._key_, self._ball
         if isinstance(cm, int):
             self._man[cm] = True
             self._nmen += 1
-            self._key ^= ZOBRIST[cm]
+            self._key_ ^= ZOBRIST[cm]
             self._undo.append((cm, old_key, old_ball, ()))
         else:
             removed: list[int] = []
@@ -251,18 +289,18 @@ class PhutballCore:
                 d = self._direction_to(here, land)
                 for c in self._between(here, land, d):
                     self._man[c] = False
-                    self._key ^= ZOBRIST[c]
+                    self._key_ ^= ZOBRIST[c]
                     removed.append(c)
                 here = land
             self._nmen -= len(removed)
             self._ball = here
-            self._key ^= ZOBRIST[MAX_CELLS + old_ball] ^ ZOBRIST[MAX_CELLS + here]
+            self._key_ ^= ZOBRIST[MAX_CELLS + old_ball] ^ ZOBRIST[MAX_CELLS + here]
             self._undo.append((-1, old_key, old_ball, tuple(removed)))
         self._side ^= 1
-        self._key ^= SIDE_KEY
+        self._key_ ^= SIDE_KEY
         self._ply += 1
 
-    def _core_pop(self) -> None:
+    def _pop(self) -> None:
         placed, old_key, old_ball, removed = self._undo.pop()
         if placed >= 0:
             self._man[placed] = False
@@ -272,22 +310,27 @@ class PhutballCore:
                 self._man[c] = True
             self._nmen += len(removed)
         self._ball = old_ball
-        self._key = old_key
+        self._key_ = old_key
         self._side ^= 1
         self._ply -= 1
 
     # ------------------------------------------------------------ perft
     def _perft(self, depth: int, count_finished: bool) -> int:
-        if self._core_status() != RUNNING:
+        if depth == 0:
+            return 1
+        return self._perft_moves(depth, bool(count_finished))
+
+    def _perft_moves(self, depth: int, count_finished: bool) -> int:
+        if self._status() != RUNNING:
             return 1 if count_finished else 0
         if depth == 1:
             # Bulk count: every empty point is a placement, every path a move.
             return self._empties() + self._count_paths(self._ball)
         total = 0
         for c in self._placements():
-            self._core_push(c)
-            total += self._perft(depth - 1, count_finished)
-            self._core_pop()
+            self._push(c)
+            total += self._perft_moves(depth - 1, count_finished)
+            self._pop()
         total += self._perft_paths(self._ball, depth, count_finished)
         return total
 
@@ -307,7 +350,7 @@ class PhutballCore:
             self._ball = land
             self._side ^= 1
             self._ply += 1
-            total += self._perft(depth - 1, count_finished)
+            total += self._perft_moves(depth - 1, count_finished)
             self._side ^= 1
             self._ply -= 1
             self._ball = saved
@@ -318,13 +361,8 @@ class PhutballCore:
                 self._man[c] = True
         return total
 
-    def _core_perft(self, depth: int, count_finished: bool) -> int:
-        if depth == 0:
-            return 1
-        return self._perft(depth, bool(count_finished))
-
     # ------------------------------------------------------------ playouts
-    def _random_move(self, rng: SplitMix64) -> CoreMove:
+    def _random_move(self, rng: SplitMix64) -> Optional[CoreMove]:
         """A random move, drawn as the integer layer plays it, step by step.
 
         First a uniform choice among the placements (ascending cell) and the
@@ -333,6 +371,8 @@ class PhutballCore:
         directions and *stop* (last).  Uniform over whole paths is not used:
         their number can grow exponentially with the men on the board.
         """
+        if self._status() != RUNNING:
+            return None
         empties = self._empties()
         dirs = [d for d in range(8) if self._jump_target(self._ball, d) >= 0]
         r = rng.below(empties + len(dirs))
@@ -364,30 +404,3 @@ class PhutballCore:
             self._man[c] = True
         return tuple(path)
 
-    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[Any, int, int, int]:
-        rng = SplitMix64(seed)
-        wins = [0, 0]
-        draws = unfinished = plies = 0
-        for _ in range(n):
-            made = 0
-            while True:
-                status = self._core_status()
-                if status != RUNNING:
-                    if status == TOP_WINS:
-                        wins[0] += 1
-                    elif status == BOTTOM_WINS:
-                        wins[1] += 1
-                    elif status == CAP_DRAW:
-                        draws += 1
-                    else:
-                        wins[self._side ^ 1] += 1
-                    break
-                if 0 <= max_plies <= made:
-                    unfinished += 1
-                    break
-                self._core_push(self._random_move(rng))
-                made += 1
-            plies += made
-            for _ in range(made):
-                self._core_pop()
-        return wins, draws, unfinished, plies

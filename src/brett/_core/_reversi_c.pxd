@@ -1,5 +1,7 @@
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 
+from ._common cimport CoreBase
+
 # Undo record of one move: the flipped discs as a 256-bit set (bitboard layout on
 # boards up to 8x8, square indices on larger boards), the move, the key before it.
 cdef struct Undo:
@@ -22,12 +24,12 @@ cdef struct Big:
     uint64_t empty[4]      # empty playable squares
 
 
-cdef class ReversiCore:
+cdef class ReversiCore(CoreBase):
     cdef int n               # board side
     cdef int n2              # squares; also the pass move
     cdef bint big            # mailbox (n >= 10) instead of bitboards
-    cdef int player          # 0 Black, 1 White
-    cdef uint64_t key
+    cdef int mover           # 0 Black, 1 White
+    cdef uint64_t zkey
     # bitboards (n <= 8), bit = row * 8 + col
     cdef uint64_t disc[2]
     cdef uint64_t playable
@@ -42,5 +44,9 @@ cdef class ReversiCore:
 
     cdef int _load(self, int n, object black, object white, object blocked,
                    int player) except -1
+    cdef int _reserve(self, int need) except -1
     cdef uint64_t _empty(self) noexcept nogil
     cdef int _status(self) noexcept nogil
+    cdef bint _legal(self, int cm) noexcept nogil
+    cdef int _list(self, int16_t *out) noexcept nogil
+    cdef void _make(self, int cm) noexcept nogil

@@ -16,20 +16,22 @@ from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 
+from ._common cimport (
+    TERMINAL_PLAYER,
+    CoreBase,
+    Interrupt,
+    brett_ctz64,
+    brett_msb64,
+    brett_popcount64,
+    brett_rng_below,
+    interrupt_init,
+    interrupted,
+    raise_if_stopped,
+)
+
 from ._reversi_py import SIZES, ZOBRIST
 
 
-cdef extern from "brett_bitops.h":
-    int brett_popcount64(uint64_t x) noexcept nogil
-    int brett_ctz64(uint64_t x) noexcept nogil
-    int brett_msb64(uint64_t x) noexcept nogil
-
-cdef extern from "brett_rng.h":
-    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
-    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
-
-
-cdef int TERMINAL = -4
 cdef enum:
     BLACK = 0
     WHITE = 1
@@ -146,7 +148,7 @@ cdef inline uint64_t _get_flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
 
 
 cdef uint64_t _perft_bb(uint64_t P, uint64_t O, uint64_t playable, int depth,
-                        bint cf) noexcept nogil:
+                        bint cf, Interrupt *it) noexcept nogil:
     """perft(depth >= 1) with P to move; bulk counting at the last ply."""
     cdef uint64_t empty = playable & ~(P | O)
     cdef uint64_t moves = _get_moves(P, O, empty)
@@ -157,7 +159,7 @@ cdef uint64_t _perft_bb(uint64_t P, uint64_t O, uint64_t playable, int depth,
             return 1 if cf else 0          # the game is over
         if depth == 1:
             return 1                       # the forced pass
-        return _perft_bb(O, P, playable, depth - 1, cf)
+        return _perft_bb(O, P, playable, depth - 1, cf, it)
     if depth == 1:
         return <uint64_t>brett_popcount64(moves)
     if depth == 2:
@@ -175,23 +177,26 @@ cdef uint64_t _perft_bb(uint64_t P, uint64_t O, uint64_t playable, int depth,
             elif cf or _get_moves(O2, P2, e2):
                 total += 1
         return total
+    if interrupted(it):
+        return 0
     while moves:
         sq = brett_ctz64(moves)
         moves &= moves - 1
         f = _get_flips(P, O, sq)
-        total += _perft_bb(O ^ f, P ^ f ^ ((<uint64_t>1) << sq), playable, depth - 1, cf)
+        total += _perft_bb(O ^ f, P ^ f ^ ((<uint64_t>1) << sq), playable, depth - 1, cf, it)
     return total
 
 
 cdef void _playouts_bb(uint64_t black, uint64_t white, int player, uint64_t playable,
-                       long long ngames, uint64_t seed, long long cap,
-                       long long *res) noexcept nogil:
+                       long long ngames, uint64_t *rng, long long cap,
+                       long long *res, Interrupt *it) noexcept nogil:
     """res = [black wins, white wins, draws, unfinished, plies]."""
-    cdef uint64_t rng = seed
     cdef uint64_t P, O, t, empty, moves, f
     cdef long long g, made
     cdef int side, k, sq, nb, nw
     for g in range(ngames):
+        if interrupted(it):
+            return
         if player == BLACK:
             P = black
             O = white
@@ -219,12 +224,12 @@ cdef void _playouts_bb(uint64_t black, uint64_t white, int player, uint64_t play
                 if 0 <= cap <= made:
                     res[3] += 1
                     break
-                brett_rng_below(&rng, 1)           # the one-move list [pass]
+                brett_rng_below(rng, 1)            # the one-move list [pass]
             else:
                 if 0 <= cap <= made:
                     res[3] += 1
                     break
-                k = <int>brett_rng_below(&rng, <uint32_t>brett_popcount64(moves))
+                k = <int>brett_rng_below(rng, <uint32_t>brett_popcount64(moves))
                 while k:
                     moves &= moves - 1
                     k -= 1
@@ -414,7 +419,7 @@ cdef inline void _big_unmake(Big *b, int mb, int me, const int16_t *flipped,
     _big_put(b, mb, EMPTY)
 
 
-cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf) noexcept nogil:
+cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf, Interrupt *it) noexcept nogil:
     cdef uint64_t moves[4]
     cdef int16_t mbs[256]
     cdef int16_t flipped[128]
@@ -425,27 +430,30 @@ cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf) noexcept nogil:
             return 1 if cf else 0
         if depth == 1:
             return 1
-        return _perft_big(b, 1 - me, depth - 1, cf)
+        return _perft_big(b, 1 - me, depth - 1, cf, it)
     if depth == 1:
         return <uint64_t>_wide_count(moves)
+    if interrupted(it):
+        return 0
     nm = _wide_list(b, moves, mbs)
     for i in range(nm):
         mb = mbs[i]
         nf = _big_make(b, mb, me, flipped)
-        total += _perft_big(b, 1 - me, depth - 1, cf)
+        total += _perft_big(b, 1 - me, depth - 1, cf, it)
         _big_unmake(b, mb, me, flipped, nf)
     return total
 
 
-cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t seed,
-                        long long cap, long long *res) noexcept nogil:
+cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t *rng,
+                        long long cap, long long *res, Interrupt *it) noexcept nogil:
     cdef Big b
-    cdef uint64_t rng = seed
     cdef int16_t moves[256]
     cdef int16_t flipped[128]
     cdef long long g, made
     cdef int me, nm, i, nb, nw, c
     for g in range(ngames):
+        if interrupted(it):
+            return
         memcpy(&b, start, sizeof(Big))
         me = player
         made = 0
@@ -471,12 +479,12 @@ cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t
                 if 0 <= cap <= made:
                     res[3] += 1
                     break
-                brett_rng_below(&rng, 1)
+                brett_rng_below(rng, 1)
             else:
                 if 0 <= cap <= made:
                     res[3] += 1
                     break
-                i = <int>brett_rng_below(&rng, <uint32_t>nm)
+                i = <int>brett_rng_below(rng, <uint32_t>nm)
                 _big_make(&b, b.mb[moves[i]], me, flipped)
             me = 1 - me
             made += 1
@@ -485,7 +493,7 @@ cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t
 
 # ----------------------------------------------------------------- the class
 @cython.auto_pickle(False)
-cdef class ReversiCore:
+cdef class ReversiCore(CoreBase):
     """Reversi state in C with make/unmake, perft and playouts (see _reversi_py)."""
 
     def __cinit__(self, *args, **kwargs):
@@ -497,19 +505,34 @@ cdef class ReversiCore:
     def __dealloc__(self):
         free(self.undo)
 
+    cdef int _reserve(self, int need) except -1:
+        """Room for ``need`` undo records."""
+        cdef Undo *grown
+        cdef int cap = self.cap if self.cap else 16
+        if need <= self.cap:
+            return 0
+        while cap < need:
+            cap *= 2
+        grown = <Undo *>realloc(self.undo, cap * sizeof(Undo))
+        if grown == NULL:
+            raise MemoryError()
+        self.undo = grown
+        self.cap = cap
+        return 0
+
+    @cython.cdivision(True)
     cdef int _load(self, int n, object black, object white, object blocked,
                    int player) except -1:
-        cdef int sq, r, c, stride, need
+        cdef int sq, r, c, stride
         cdef int bit = 0, mb = 0
-        cdef Undo *grown
         self.n = n
         self.n2 = n * n
         self.big = n > 8
-        self.player = player
+        self.mover = player
         self.disc[0] = 0
         self.disc[1] = 0
         self.playable = 0
-        self.key = ZOB[SIDE] if player == WHITE else 0
+        self.zkey = ZOB[SIDE] if player == WHITE else 0
         for sq in range(64):
             self.bit2sq[sq] = -1
             self.sq2bit[sq] = -1
@@ -546,42 +569,38 @@ cdef class ReversiCore:
                 self.sq2bit[sq] = bit
                 self.bit2sq[bit] = sq
             if (blocked >> sq) & 1:
-                self.key ^= ZOB[2 * 256 + sq]
+                self.zkey ^= ZOB[2 * 256 + sq]
                 continue
             if self.big:
                 _big_put(&self.bb, mb, EMPTY)
             else:
                 self.playable |= (<uint64_t>1) << bit
             if (black >> sq) & 1:
-                self.key ^= ZOB[sq]
+                self.zkey ^= ZOB[sq]
                 if self.big:
                     _big_put(&self.bb, mb, BLACK)
                 else:
                     self.disc[0] |= (<uint64_t>1) << bit
             elif (white >> sq) & 1:
-                self.key ^= ZOB[256 + sq]
+                self.zkey ^= ZOB[256 + sq]
                 if self.big:
                     _big_put(&self.bb, mb, WHITE)
                 else:
                     self.disc[1] |= (<uint64_t>1) << bit
-        need = 2 * self.n2 + 4
-        if self.cap < need:
-            grown = <Undo *>realloc(self.undo, need * sizeof(Undo))
-            if grown == NULL:
-                raise MemoryError()
-            self.undo = grown
-            self.cap = need
+        self._reserve(2 * self.n2 + 4)
         self.nundo = 0
         return 0
 
     # ---------------------------------------------------------------- state
-    def _core_set_state(self, state):
+    def set_state(self, state):
         n, black, white, blocked, player = state
         if n not in SIZES or player not in (0, 1):
             raise ValueError(f"bad reversi state {state!r}")
+        self.claim()
         self._load(n, int(black), int(white), int(blocked), player)
+        self.entries = []
 
-    def _core_get_state(self):
+    def get_state(self):
         cdef int sq, c, bit
         cdef object one = 1     # Python ints: boards have up to 256 squares
         black = white = blocked = 0
@@ -604,7 +623,27 @@ cdef class ReversiCore:
                 white |= one << sq
             elif c == BLOCKED:
                 blocked |= one << sq
-        return (self.n, black, white, blocked, self.player)
+        return (self.n, black, white, blocked, self.mover)
+
+    def clone(self, bint history):
+        cdef ReversiCore new = type(self).__new__(type(self))
+        new.n = self.n
+        new.n2 = self.n2
+        new.big = self.big
+        new.mover = self.mover
+        new.zkey = self.zkey
+        new.disc[0] = self.disc[0]
+        new.disc[1] = self.disc[1]
+        new.playable = self.playable
+        memcpy(new.sq2bit, self.sq2bit, sizeof(self.sq2bit))
+        memcpy(new.bit2sq, self.bit2sq, sizeof(self.bit2sq))
+        memcpy(&new.bb, &self.bb, sizeof(Big))
+        if history:
+            new._reserve(self.cap)
+            memcpy(new.undo, self.undo, self.nundo * sizeof(Undo))
+            new.nundo = self.nundo
+            new.entries = list(self.entries)
+        return new
 
     # ---------------------------------------------------------------- queries
     cdef uint64_t _empty(self) noexcept nogil:
@@ -614,68 +653,77 @@ cdef class ReversiCore:
         """1 if the mover can place a disc, 0 if it must pass, -1 if the game is over."""
         cdef uint64_t P, O, e
         if self.big:
-            if _big_any(&self.bb, self.player):
+            if _big_any(&self.bb, self.mover):
                 return 1
-            return 0 if _big_any(&self.bb, 1 - self.player) else -1
-        P = self.disc[self.player]
-        O = self.disc[1 - self.player]
+            return 0 if _big_any(&self.bb, 1 - self.mover) else -1
+        P = self.disc[self.mover]
+        O = self.disc[1 - self.mover]
         e = self._empty()
         if _get_moves(P, O, e):
             return 1
         return 0 if _get_moves(O, P, e) else -1
 
-    def _core_moves(self):
+    cdef int _list(self, int16_t *out) noexcept nogil:
+        """The squares where the mover may put a disc, ascending; their number."""
         cdef uint64_t moves
-        cdef int16_t buf[256]
-        cdef int nm, i
-        cdef list out = []
+        cdef int nm = 0
         if self.big:
-            nm = _big_moves(&self.bb, self.player, buf)
-            for i in range(nm):
-                out.append(buf[i])
-        else:
-            moves = _get_moves(self.disc[self.player], self.disc[1 - self.player],
-                               self._empty())
-            while moves:
-                out.append(self.bit2sq[brett_ctz64(moves)])
-                moves &= moves - 1
-        if not out and self._status() == 0:
-            out.append(self.n2)
-        return out
+            return _big_moves(&self.bb, self.mover, out)
+        moves = _get_moves(self.disc[self.mover], self.disc[1 - self.mover], self._empty())
+        while moves:
+            out[nm] = <int16_t>self.bit2sq[brett_ctz64(moves)]
+            nm += 1
+            moves &= moves - 1
+        return nm
 
-    def _core_count(self):
+    cdef bint _legal(self, int cm) noexcept nogil:
+        cdef int bit
+        if cm == self.n2:
+            return self._status() == 0
+        if self.big:
+            return _big_legal(&self.bb, self.bb.mb[cm], self.mover)
+        bit = self.sq2bit[cm]
+        if not (self._empty() >> bit) & 1:
+            return False
+        return _get_flips(self.disc[self.mover], self.disc[1 - self.mover], bit) != 0
+
+    def moves(self):
+        cdef int16_t buf[256]
+        cdef int nm = self._list(buf), i
+        if nm == 0:
+            return [self.n2] if self._status() == 0 else []
+        return [buf[i] for i in range(nm)]
+
+    def iter_moves(self):
+        return iter(self.moves())
+
+    def count(self):
         cdef int16_t buf[256]
         cdef int nm
         if self.big:
-            nm = _big_moves(&self.bb, self.player, buf)
+            nm = _big_moves(&self.bb, self.mover, buf)
         else:
-            nm = brett_popcount64(_get_moves(self.disc[self.player],
-                                             self.disc[1 - self.player], self._empty()))
+            nm = brett_popcount64(_get_moves(self.disc[self.mover],
+                                             self.disc[1 - self.mover], self._empty()))
         if nm == 0 and self._status() == 0:
             return 1
         return nm
 
-    def _core_is_legal(self, cm):
-        cdef int c, bit
+    def is_legal(self, cm):
         if type(cm) is not int or not (0 <= cm <= self.n2):
             return False
-        c = cm
-        if c == self.n2:
-            return self._status() == 0
-        if self.big:
-            return _big_legal(&self.bb, self.bb.mb[c], self.player)
-        bit = self.sq2bit[c]
-        if not (self._empty() >> bit) & 1:
-            return False
-        return _get_flips(self.disc[self.player], self.disc[1 - self.player], bit) != 0
+        return self._legal(cm)
 
-    def _core_player(self):
-        return TERMINAL if self._status() < 0 else self.player
+    def chance_moves(self):
+        return []
 
-    def _core_key(self):
-        return self.key
+    def player(self):
+        return TERMINAL_PLAYER if self._status() < 0 else self.mover
 
-    def _core_discs(self):
+    def key(self):
+        return self.zkey
+
+    def discs(self):
         cdef int sq, nb = 0, nw = 0, c
         if not self.big:
             return (brett_popcount64(self.disc[0]), brett_popcount64(self.disc[1]))
@@ -687,31 +735,32 @@ cdef class ReversiCore:
                 nw += 1
         return (nb, nw)
 
+    def random_move(self, uint64_t rng):
+        """The move a playout would draw from the splitmix64 state ``rng``."""
+        cdef int16_t buf[256]
+        cdef int nm = self._list(buf)
+        if nm:
+            return buf[brett_rng_below(&rng, <uint32_t>nm)], rng
+        if self._status() < 0:
+            return None, rng
+        brett_rng_below(&rng, 1)             # the one-move list [pass]
+        return self.n2, rng
+
     # ------------------------------------------------------------ make/unmake
-    def _core_push(self, int cm):
-        cdef Undo *rec
-        cdef Undo *grown
-        cdef uint64_t f, b
-        cdef int me = self.player, opp = 1 - self.player, bit, i, nf, t, sq, stride
+    cdef void _make(self, int cm) noexcept nogil:
+        cdef Undo *rec = &self.undo[self.nundo]
+        cdef uint64_t f
+        cdef int me = self.mover, opp = 1 - self.mover, bit, i, nf, t, sq, stride
         cdef int16_t flipped[128]
-        if not 0 <= cm <= self.n2:
-            raise ValueError(f"core move {cm} out of range")
-        if self.nundo == self.cap:
-            grown = <Undo *>realloc(self.undo, 2 * self.cap * sizeof(Undo))
-            if grown == NULL:
-                raise MemoryError()
-            self.undo = grown
-            self.cap *= 2
-        rec = &self.undo[self.nundo]
         self.nundo += 1
         rec.move = cm
-        rec.key = self.key
+        rec.key = self.zkey
         rec.flips[0] = 0
         rec.flips[1] = 0
         rec.flips[2] = 0
         rec.flips[3] = 0
         if cm != self.n2:
-            self.key ^= ZOB[me * 256 + cm]
+            self.zkey ^= ZOB[me * 256 + cm]
             if self.big:
                 stride = self.bb.stride
                 nf = _big_make(&self.bb, self.bb.mb[cm], me, flipped)
@@ -719,7 +768,7 @@ cdef class ReversiCore:
                     t = flipped[i]
                     sq = (t // stride - 1) * self.n + t % stride - 1
                     rec.flips[sq >> 6] |= (<uint64_t>1) << (sq & 63)
-                    self.key ^= ZOB[sq] ^ ZOB[256 + sq]
+                    self.zkey ^= ZOB[sq] ^ ZOB[256 + sq]
             else:
                 bit = self.sq2bit[cm]
                 f = _get_flips(self.disc[me], self.disc[opp], bit)
@@ -729,65 +778,92 @@ cdef class ReversiCore:
                 while f:
                     sq = self.bit2sq[brett_ctz64(f)]
                     f &= f - 1
-                    self.key ^= ZOB[sq] ^ ZOB[256 + sq]
-        self.player = opp
-        self.key ^= ZOB[SIDE]
+                    self.zkey ^= ZOB[sq] ^ ZOB[256 + sq]
+        self.mover = opp
+        self.zkey ^= ZOB[SIDE]
 
-    def _core_pop(self):
+    def push(self, cm, entry):
+        """Make ``cm`` (checked) and record ``entry``; False if it is not legal."""
+        self.claim()
+        if type(cm) is not int or not (0 <= cm <= self.n2) or not self._legal(cm):
+            return False
+        if self.nundo == self.cap:
+            self._reserve(self.nundo + 1)
+        self._make(cm)
+        self.entries.append(entry)
+        return True
+
+    def pop(self):
         cdef Undo *rec
         cdef int me, opp, w, sq, bit
         cdef uint64_t f
+        self.claim()
         if self.nundo == 0:
-            raise IndexError("pop from an empty undo stack")
+            raise IndexError("pop from an empty move stack")
         self.nundo -= 1
         rec = &self.undo[self.nundo]
-        me = 1 - self.player
-        opp = self.player
-        self.player = me
-        self.key = rec.key
-        if rec.move == self.n2:
-            return
-        if self.big:
-            _big_put(&self.bb, self.bb.mb[rec.move], EMPTY)
-            for w in range(4):
-                f = rec.flips[w]
-                while f:
-                    sq = w * 64 + brett_ctz64(f)
-                    f &= f - 1
-                    _big_put(&self.bb, self.bb.mb[sq], opp)
-        else:
-            bit = self.sq2bit[rec.move]
-            self.disc[me] ^= rec.flips[0] | ((<uint64_t>1) << bit)
-            self.disc[opp] ^= rec.flips[0]
+        me = 1 - self.mover
+        opp = self.mover
+        self.mover = me
+        self.zkey = rec.key
+        if rec.move != self.n2:
+            if self.big:
+                _big_put(&self.bb, self.bb.mb[rec.move], EMPTY)
+                for w in range(4):
+                    f = rec.flips[w]
+                    while f:
+                        sq = w * 64 + brett_ctz64(f)
+                        f &= f - 1
+                        _big_put(&self.bb, self.bb.mb[sq], opp)
+            else:
+                bit = self.sq2bit[rec.move]
+                self.disc[me] ^= rec.flips[0] | ((<uint64_t>1) << bit)
+                self.disc[opp] ^= rec.flips[0]
+        return self.entries.pop()
 
     # ----------------------------------------------------------- search
-    def _core_perft(self, int depth, bint count_finished):
-        cdef uint64_t total
+    def perft(self, int depth, bint count_finished):
+        """perft on a copy of the state, without the GIL; Ctrl-C stops it."""
+        cdef uint64_t total = 0
         cdef Big b
+        cdef uint64_t P = self.disc[self.mover], O = self.disc[1 - self.mover]
+        cdef uint64_t playable = self.playable
+        cdef int me = self.mover
+        cdef Interrupt it
         if depth < 0:
             raise ValueError("depth must be >= 0")
         if depth == 0:
             return 1
+        interrupt_init(&it, 1 << 12)
         if self.big:
             memcpy(&b, &self.bb, sizeof(Big))
             with nogil:
-                total = _perft_big(&b, self.player, depth, count_finished)
+                total = _perft_big(&b, me, depth, count_finished, &it)
         else:
             with nogil:
-                total = _perft_bb(self.disc[self.player], self.disc[1 - self.player],
-                                  self.playable, depth, count_finished)
+                total = _perft_bb(P, O, playable, depth, count_finished, &it)
+        raise_if_stopped(&it)
         return total
 
-    def _core_playouts(self, long long n, uint64_t seed, long long max_plies):
+    def playouts(self, long long n, uint64_t seed, long long max_plies):
+        """n random games on a copy: ([black, white wins], draws, unfinished,
+        plies, rng state after the last game)."""
         cdef long long res[5]
+        cdef uint64_t rng = seed
+        cdef Big b
+        cdef uint64_t black = self.disc[0], white = self.disc[1], playable = self.playable
+        cdef int player = self.mover
+        cdef Interrupt it
         memset(res, 0, sizeof(res))
         if n < 0:
             raise ValueError("n must be >= 0")
+        interrupt_init(&it, 1 << 8)
         if self.big:
+            memcpy(&b, &self.bb, sizeof(Big))
             with nogil:
-                _playouts_big(&self.bb, self.player, n, seed, max_plies, res)
+                _playouts_big(&b, player, n, &rng, max_plies, res, &it)
         else:
             with nogil:
-                _playouts_bb(self.disc[0], self.disc[1], self.player, self.playable,
-                             n, seed, max_plies, res)
-        return [res[0], res[1]], res[2], res[3], res[4]
+                _playouts_bb(black, white, player, playable, n, &rng, max_plies, res, &it)
+        raise_if_stopped(&it)
+        return [res[0], res[1]], res[2], res[3], res[4], rng

@@ -4,8 +4,8 @@ The board is a list of ``n * n`` cells, square index ``row * n + col`` (row 0 is
 rank 1, the top row).  Holes and the octagon's cut squares are ``BLOCKED`` cells:
 they never hold a disc and end every line through them.
 
-State (what :meth:`ReversiCore._core_set_state` takes and
-:meth:`ReversiCore._core_get_state` returns), shared with the Cython twin::
+State (what ``set_state`` takes and ``get_state`` returns), shared with the
+Cython twin::
 
     (n, black, white, blocked, player)
 
@@ -17,12 +17,13 @@ is not over).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from ._rng import SplitMix64, zobrist_table
+from ._base import TERMINAL, PyCore
+from ._rng import zobrist_table
 
 BLACK, WHITE, EMPTY, BLOCKED = 0, 1, 2, 3
-TERMINAL = -4
 SIZES = (4, 6, 8, 10, 12, 14, 16)
 MAX_SQUARES = 256
 
@@ -35,7 +36,8 @@ SIDE_KEY = ZOBRIST[3 * MAX_SQUARES]
 DIRECTIONS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
-def _rays(n: int) -> list[list[list[int]]]:
+@functools.cache
+def _rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For every square, the squares on each of the 8 rays leaving it, nearest first."""
     rays = []
     for sq in range(n * n):
@@ -48,22 +50,23 @@ def _rays(n: int) -> list[list[list[int]]]:
                 line.append(r * n + c)
                 r, c = r + dr, c + dc
             if len(line) >= 2:  # a flip needs an opponent disc and a disc beyond it
-                lines.append(line)
-        rays.append(lines)
-    return rays
+                lines.append(tuple(line))
+        rays.append(tuple(lines))
+    return tuple(rays)
 
 
-class ReversiCore:
+class ReversiCore(PyCore):
     """Plain-Python Reversi state with make/unmake, perft and playouts."""
 
+    _state_attrs = ("_n", "_cells", "_player_", "_key_", "_undo", "_rays")
     _n: int
     _cells: list[int]
-    _player: int
-    _key: int
+    _player_: int
+    _key_: int
     _undo: list[tuple[int, list[int]]]
 
     # ---------------------------------------------------------------- state
-    def _core_set_state(self, state: Any) -> None:
+    def _set_state(self, state: Any) -> None:
         n, black, white, blocked, player = state
         if n not in SIZES or player not in (0, 1):
             raise ValueError(f"bad reversi state {state!r}")
@@ -83,12 +86,12 @@ class ReversiCore:
                 cells.append(EMPTY)
         self._n = n
         self._cells = cells
-        self._player = player
-        self._key = key
+        self._player_ = player
+        self._key_ = key
         self._undo = []
         self._rays = _rays(n)
 
-    def _core_get_state(self) -> tuple[int, int, int, int, int]:
+    def _get_state(self) -> tuple[int, int, int, int, int]:
         black = white = blocked = 0
         for sq, cell in enumerate(self._cells):
             if cell == BLACK:
@@ -97,7 +100,7 @@ class ReversiCore:
                 white |= 1 << sq
             elif cell == BLOCKED:
                 blocked |= 1 << sq
-        return (self._n, black, white, blocked, self._player)
+        return (self._n, black, white, blocked, self._player_)
 
     # ---------------------------------------------------------------- rules
     def _flips(self, sq: int, me: int) -> list[int]:
@@ -121,100 +124,79 @@ class ReversiCore:
         return [sq for sq in range(self._n * self._n)
                 if cells[sq] == EMPTY and self._flips(sq, me)]
 
-    def _core_moves(self) -> list[int]:
-        moves = self._squares(self._player)
+    def _moves(self) -> list[int]:
+        moves = self._squares(self._player_)
         if moves:
             return moves
-        if self._squares(1 - self._player):
+        if self._squares(1 - self._player_):
             return [self._n * self._n]  # forced pass
         return []  # neither side can move: the game is over
 
-    def _core_count(self) -> int:
-        return len(self._core_moves())
-
-    def _core_is_legal(self, cm: int) -> bool:
+    def _is_legal(self, cm: Any) -> bool:
         n2 = self._n * self._n
-        if isinstance(cm, bool) or not isinstance(cm, int) or not 0 <= cm <= n2:
+        if type(cm) is not int or not 0 <= cm <= n2:
             return False
         if cm == n2:
-            return self._core_moves() == [n2]
-        return self._cells[cm] == EMPTY and bool(self._flips(cm, self._player))
+            return self._moves() == [n2]
+        return self._cells[cm] == EMPTY and bool(self._flips(cm, self._player_))
 
-    def _core_player(self) -> int:
-        return self._player if self._core_moves() else TERMINAL
+    def _player(self) -> int:
+        return self._player_ if self._moves() else TERMINAL
 
-    def _core_key(self) -> int:
-        return self._key
+    def _key(self) -> int:
+        return self._key_
 
     # ------------------------------------------------------------ make/unmake
-    def _core_push(self, cm: int) -> None:
-        me = self._player
+    def _push(self, cm: int) -> None:
+        me = self._player_
         flips: list[int] = []
         if cm != self._n * self._n:
             flips = self._flips(cm, me)
             self._cells[cm] = me
-            self._key ^= ZOBRIST[me * MAX_SQUARES + cm]
+            self._key_ ^= ZOBRIST[me * MAX_SQUARES + cm]
             for t in flips:
                 self._cells[t] = me
-                self._key ^= ZOBRIST[t] ^ ZOBRIST[MAX_SQUARES + t]
+                self._key_ ^= ZOBRIST[t] ^ ZOBRIST[MAX_SQUARES + t]
         self._undo.append((cm, flips))
-        self._player = 1 - me
-        self._key ^= SIDE_KEY
+        self._player_ = 1 - me
+        self._key_ ^= SIDE_KEY
 
-    def _core_pop(self) -> None:
-        if not self._undo:
-            raise IndexError("pop from an empty undo stack")
+    def _pop(self) -> None:
         cm, flips = self._undo.pop()
-        self._player = me = 1 - self._player
-        self._key ^= SIDE_KEY
+        self._player_ = me = 1 - self._player_
+        self._key_ ^= SIDE_KEY
         if cm != self._n * self._n:
             self._cells[cm] = EMPTY
-            self._key ^= ZOBRIST[me * MAX_SQUARES + cm]
+            self._key_ ^= ZOBRIST[me * MAX_SQUARES + cm]
             for t in flips:
                 self._cells[t] = 1 - me
-                self._key ^= ZOBRIST[t] ^ ZOBRIST[MAX_SQUARES + t]
+                self._key_ ^= ZOBRIST[t] ^ ZOBRIST[MAX_SQUARES + t]
 
     # ----------------------------------------------------------- search
-    def _core_perft(self, depth: int, count_finished: bool) -> int:
+    def _perft(self, depth: int, count_finished: bool) -> int:
         if depth == 0:
             return 1
-        moves = self._core_moves()
+        moves = self._moves()
         if not moves:
             return 1 if count_finished else 0
         if depth == 1:
             return len(moves)
         total = 0
         for cm in moves:
-            self._core_push(cm)
-            total += self._core_perft(depth - 1, count_finished)
-            self._core_pop()
+            self._push(cm)
+            total += self._perft(depth - 1, count_finished)
+            self._pop()
         return total
 
-    def _core_discs(self) -> tuple[int, int]:
+    # ----------------------------------------------------------- results
+    def discs(self) -> tuple[int, int]:
         """(black discs, white discs)."""
-        return (self._cells.count(BLACK), self._cells.count(WHITE))
+        cells = self._guarded(lambda: list(self._cells))
+        return (cells.count(BLACK), cells.count(WHITE))
 
-    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
-        rng = SplitMix64(seed)
-        wins = [0, 0]
-        draws = unfinished = plies = 0
-        for _ in range(n):
-            made = 0
-            while True:
-                moves = self._core_moves()
-                if not moves:
-                    black, white = self._core_discs()
-                    if black == white:
-                        draws += 1
-                    else:
-                        wins[0 if black > white else 1] += 1
-                    break
-                if 0 <= max_plies <= made:
-                    unfinished += 1
-                    break
-                self._core_push(moves[rng.below(len(moves))])
-                made += 1
-            plies += made
-            for _ in range(made):
-                self._core_pop()
-        return wins, draws, unfinished, plies
+    def _num_players(self) -> int:
+        return 2
+
+    def _winners(self) -> tuple[int, ...]:
+        black, white = self._cells.count(BLACK), self._cells.count(WHITE)
+        return () if black == white else ((0,) if black > white else (1,))

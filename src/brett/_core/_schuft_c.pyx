@@ -15,18 +15,25 @@ the distinct moves come out sorted.  The Python twin instead compares the
 notation strings, so the two twins check each other.
 """
 
+cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport malloc, realloc, free
 
+from ._common cimport (
+    CHANCE_PLAYER as CHANCE,
+    TERMINAL_PLAYER as TERMINAL,
+    CoreBase,
+    Interrupt,
+    brett_ctz64,
+    brett_rng_below,
+    interrupt_init,
+    interrupted,
+    raise_if_stopped,
+)
+
+from ..errors import BrettError
 from ._schuft_py import ZOBRIST as _PY_ZOBRIST, square_name
-
-cdef extern from "brett_bitops.h":
-    int brett_ctz64(uint64_t x) noexcept nogil
-
-cdef extern from "brett_rng.h":
-    uint64_t brett_rng_next(uint64_t *state) noexcept nogil
-    uint32_t brett_rng_below(uint64_t *state, uint32_t n) noexcept nogil
 
 DEF_ROLL_FLAG = 1 << 48
 
@@ -34,8 +41,6 @@ cdef enum:
     CW = 1
     CCW = 2
     FULL_GOAL = 0x1FF
-    CHANCE = -1
-    TERMINAL = -4
     Z_TONGUE = 0
     Z_GOAL = 1440
     Z_OUT = 1476
@@ -44,10 +49,6 @@ cdef enum:
     Z_CONT = 1736
     Z_RSUM = 1740
     Z_SIZE = 1848
-    TABLE_SIZE = 16384         # > 2 * the most step lists a turn can have (2 * 27 * 18 * 9)
-    MAX_RESULTS = 8800
-    MEMO_SIZE = 4096           # > 2 * the most inner nodes of a turn (2 * (27 + 27 * 18))
-    MEMO_MAX = 2100
 
 cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
 cdef uint64_t ZOB[Z_SIZE]
@@ -104,68 +105,6 @@ def _init_tables():
 
 
 _init_tables()
-
-
-# ------------------------------------------------------------------- C state
-cdef struct Pos:
-    signed char owner[36]
-    unsigned char count[36]
-    unsigned short goal[4]
-    unsigned char out[4]
-
-cdef struct State:
-    Pos pos
-    int n
-    int seats[4]
-    int to_move          # -1 during the roll-off
-    int roll             # -1 at a chance node
-    int plies
-    int cap              # -1: none
-    int rolloff          # 1 during the opening roll-off
-    int ncont
-    int cont[4]
-    int nsums
-    int sums[4]
-    uint64_t key
-    uint64_t tall        # derived: tongues holding 3 or more pieces
-    uint64_t occ[4]      # derived: tongues of each player
-
-cdef struct Undo:
-    int kind             # 0 turn, 1 roll, 2 roll-off roll
-    int nsteps
-    int src[3]
-    int dst[3]
-    int hit[3]
-    int roll
-    int to_move
-    int rolloff
-    int ncont
-    int cont[4]
-    int nsums
-    int sums[4]
-    uint64_t key
-
-cdef struct Result:
-    uint64_t key
-    uint64_t cm
-    Pos pos
-
-cdef struct Memo:
-    uint64_t key
-    int code
-    Pos pos
-
-cdef struct Gen:
-    uint32_t stamp
-    uint32_t stamps[TABLE_SIZE]
-    int32_t slots[TABLE_SIZE]
-    int nresults
-    int want_rep
-    Result results[MAX_RESULTS]
-    uint32_t mstamps[MEMO_SIZE]
-    int32_t mslots[MEMO_SIZE]
-    int nmemo
-    Memo memo[MEMO_MAX]
 
 
 # ------------------------------------------------------------- helpers (C)
@@ -679,7 +618,18 @@ cdef inline void push_cm(State *s, uint64_t cm, Undo *u) noexcept nogil:
 
 
 # ------------------------------------------------------------ perft / playouts
-cdef uint64_t perft(Gen *g, State *s, int depth, bint count_finished) noexcept nogil:
+cdef Gen *new_gen() noexcept nogil:
+    """A fresh generator scratch (about 1 MB), or NULL."""
+    cdef Gen *g = <Gen *>malloc(sizeof(Gen))
+    if g != NULL:
+        memset(g.stamps, 0, sizeof(g.stamps))
+        memset(g.mstamps, 0, sizeof(g.mstamps))
+        g.stamp = 0
+    return g
+
+
+cdef uint64_t perft(Gen *g, State *s, int depth, bint count_finished,
+                    Interrupt *it) noexcept nogil:
     cdef uint64_t total = 0
     cdef int player, r, n, i
     cdef Undo u
@@ -695,46 +645,104 @@ cdef uint64_t perft(Gen *g, State *s, int depth, bint count_finished) noexcept n
         for r in range(216):
             if ROLL_MULT[r]:
                 push_roll(s, r, &u)
-                total += <uint64_t>ROLL_MULT[r] * perft(g, s, depth, count_finished)
+                total += <uint64_t>ROLL_MULT[r] * perft(g, s, depth, count_finished, it)
                 pop_any(s, &u)
         return total
+    if interrupted(it):
+        return 0
     n = generate(g, s, 0)
     if depth == 1:
         return <uint64_t>n
     cms = <uint64_t *>malloc(n * sizeof(uint64_t))
     if cms == NULL:
+        it.stopped = 1     # out of memory: stop; the caller reports it
         return 0
     for i in range(n):
         cms[i] = g.results[i].cm
     for i in range(n):
         push_turn(s, cms[i], &u)
-        total += perft(g, s, depth - 1, count_finished)
+        total += perft(g, s, depth - 1, count_finished, it)
         pop_any(s, &u)
     free(cms)
     return total
 
 
-cdef class SchuftCore:
+cdef void playouts(Gen *g, State *s, long long n, uint64_t *rng, long long max_plies,
+                   bint by_decisions, long long *res, Interrupt *it) noexcept nogil:
+    """res = [wins of players 0-3, draws, unfinished, turns or decisions counted];
+    ``s`` is restored after every game."""
+    cdef State saved = s[0]
+    cdef Undo u
+    cdef long long game, turns
+    cdef int player, w, k
+    for game in range(n):
+        if interrupted(it):
+            return
+        turns = 0
+        while True:
+            player = player_of(s)
+            if player == TERMINAL:
+                w = winner(s)
+                if w >= 0:
+                    res[w] += 1
+                else:
+                    res[4] += 1
+                break
+            if max_plies >= 0 and turns >= max_plies:
+                res[5] += 1
+                break
+            if player == CHANCE:
+                push_roll(s, <int>brett_rng_below(rng, 216), &u)
+            elif by_decisions:
+                res[6] += decision_turn(s, rng)
+                turns += 1
+            else:
+                k = sorted_moves(g, s)
+                push_turn(s, g.results[brett_rng_below(rng, <uint32_t>k)].cm, &u)
+                res[6] += 1
+                turns += 1
+        s[0] = saved
+
+
+cdef uint64_t compute_key(State *s) noexcept nogil:
+    cdef uint64_t key = 0
+    cdef int i, p, m
+    for i in range(36):
+        if s.pos.count[i]:
+            key ^= ZOB[Z_TONGUE + (s.pos.owner[i] * 36 + i) * 10 + s.pos.count[i]]
+    for p in range(s.n):
+        for m in range(9):
+            if (s.pos.goal[p] >> m) & 1:
+                key ^= ZOB[Z_GOAL + p * 9 + m]
+        if s.pos.out[p]:
+            key ^= ZOB[Z_OUT + p * 10 + s.pos.out[p]]
+    if s.to_move >= 0:
+        key ^= ZOB[Z_TOMOVE + s.to_move]
+    if s.roll >= 0:
+        key ^= ZOB[Z_ROLL + s.roll]
+    if s.rolloff:
+        for i in range(s.ncont):
+            key ^= ZOB[Z_CONT + s.cont[i]]
+        for i in range(s.nsums):
+            key ^= ZOB[Z_RSUM + s.cont[i] * 27 + s.sums[i]]
+    return key
+
+
+@cython.auto_pickle(False)
+cdef class SchuftCore(CoreBase):
     """The Cython core of Schuft (see the module docstring)."""
 
-    cdef State s
-    cdef Gen *gen
-    cdef Undo *undo
-    cdef int nundo
-    cdef int capundo
-
     def __cinit__(self, *args, **kwargs):
-        self.gen = <Gen *>malloc(sizeof(Gen))
-        self.capundo = 64
-        self.undo = <Undo *>malloc(self.capundo * sizeof(Undo))
-        if self.gen == NULL or self.undo == NULL:
-            raise MemoryError()
-        memset(self.gen.stamps, 0, sizeof(self.gen.stamps))
-        memset(self.gen.mstamps, 0, sizeof(self.gen.mstamps))
-        self.gen.stamp = 0
+        self.gen = new_gen()
+        self.undo = NULL
+        self.capundo = 0
         self.nundo = 0
+        if self.gen == NULL:
+            raise MemoryError()
+        self._reserve(64)
         memset(&self.s, 0, sizeof(State))
         self.s.n = 2
+        self.s.seats[1] = 2
         self.s.roll = -1
         self.s.cap = -1
 
@@ -742,17 +750,35 @@ cdef class SchuftCore:
         free(self.gen)
         free(self.undo)
 
+    cdef int _reserve(self, int need) except -1:
+        cdef int cap = self.capundo if self.capundo else 64
+        cdef Undo *grown
+        if need <= self.capundo:
+            return 0
+        while cap < need:
+            cap *= 2
+        grown = <Undo *>realloc(self.undo, cap * sizeof(Undo))
+        if grown == NULL:
+            raise MemoryError()
+        self.undo = grown
+        self.capundo = cap
+        return 0
+
     # ---- state
-    def _core_set_state(self, state):
-        cdef State *s = &self.s
+    def set_state(self, state):
+        cdef State s
         cdef int i
         (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = state
-        memset(s, 0, sizeof(State))
+        if n not in (2, 3, 4) or len(owners) != 36 or len(counts) != 36:
+            raise ValueError(f"bad schuft state {state!r}")
+        memset(&s, 0, sizeof(State))
         s.n = n
         seats = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[n]
         for i in range(n):
             s.seats[i] = seats[i]
         for i in range(36):
+            if not -1 <= owners[i] < n or not 0 <= counts[i] <= 9:
+                raise ValueError(f"bad schuft state {state!r}")
             s.pos.owner[i] = owners[i]
             s.pos.count[i] = counts[i]
             if counts[i] >= 3:
@@ -774,10 +800,13 @@ cdef class SchuftCore:
             s.nsums = len(rolloff[1])
             for i in range(s.nsums):
                 s.sums[i] = rolloff[1][i]
+        s.key = compute_key(&s)
+        self.claim()
+        self.s = s
         self.nundo = 0
-        s.key = self._compute_key()
+        self.entries = []
 
-    def _core_get_state(self):
+    def get_state(self):
         cdef State *s = &self.s
         rolloff = None
         if s.rolloff:
@@ -789,64 +818,71 @@ cdef class SchuftCore:
                 tuple([s.pos.out[i] for i in range(s.n)]),
                 s.to_move, s.roll, s.plies, s.cap, rolloff)
 
-    cdef uint64_t _compute_key(self):
-        cdef State *s = &self.s
-        cdef uint64_t key = 0
-        cdef int i, p, m
-        for i in range(36):
-            if s.pos.count[i]:
-                key ^= ZOB[Z_TONGUE + (s.pos.owner[i] * 36 + i) * 10 + s.pos.count[i]]
-        for p in range(s.n):
-            for m in range(9):
-                if (s.pos.goal[p] >> m) & 1:
-                    key ^= ZOB[Z_GOAL + p * 9 + m]
-            if s.pos.out[p]:
-                key ^= ZOB[Z_OUT + p * 10 + s.pos.out[p]]
-        if s.to_move >= 0:
-            key ^= ZOB[Z_TOMOVE + s.to_move]
-        if s.roll >= 0:
-            key ^= ZOB[Z_ROLL + s.roll]
-        if s.rolloff:
-            for i in range(s.ncont):
-                key ^= ZOB[Z_CONT + s.cont[i]]
-            for i in range(s.nsums):
-                key ^= ZOB[Z_RSUM + s.cont[i] * 27 + s.sums[i]]
-        return key
+    def clone(self, bint history):
+        cdef SchuftCore new = type(self).__new__(type(self))
+        new.s = self.s
+        if history:
+            new._reserve(self.nundo + 1)
+            memcpy(new.undo, self.undo, self.nundo * sizeof(Undo))
+            new.nundo = self.nundo
+            new.entries = list(self.entries)
+        return new
 
-    def _core_key(self):
+    def key(self):
         return self.s.key
 
-    def _core_roll(self):
+    def roll(self):
+        """The pending roll's index, -1 at a chance node."""
         return self.s.roll
 
-    def _core_to_move(self):
+    def to_move(self):
+        """The player whose turn it is (-1 during the roll-off)."""
         return self.s.to_move
 
-    def _core_player(self):
+    def player(self):
         return player_of(&self.s)
 
     # ---- moves
-    def _core_moves(self):
+    def moves(self):
         cdef int n, i
         if player_of(&self.s) < 0:
             return []
         n = sorted_moves(self.gen, &self.s)
         return [self.gen.results[i].cm for i in range(n)]
 
-    def _core_count(self):
+    def iter_moves(self):
+        return iter(self.moves())
+
+    def count(self):
         if player_of(&self.s) < 0:
             return 0
         return generate(self.gen, &self.s, 0)
+
+    def chance_moves(self):
+        if player_of(&self.s) != CHANCE:
+            return []
+        return [(DEF_ROLL_FLAG | r, 1 / 216) for r in range(216)]
+
+    def random_move(self, uint64_t rng):
+        """The move a playout would draw from the splitmix64 state ``rng``."""
+        cdef int player = player_of(&self.s), k
+        if player == CHANCE:
+            return DEF_ROLL_FLAG | <int>brett_rng_below(&rng, 216), rng
+        if player == TERMINAL:
+            return None, rng
+        k = sorted_moves(self.gen, &self.s)
+        return self.gen.results[brett_rng_below(&rng, <uint32_t>k)].cm, rng
 
     cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept:
         """Play the steps of cm, each checked; returns the steps made or -1
         (then nothing is left made)."""
         cdef State *s = &self.s
         cdef int p = s.to_move, direction = <int>(cm & 3), total = ROLL_SUM[s.roll]
-        cdef int i, j, d, n, found
+        cdef int i, j, d = 0, n, found
         cdef int src[16]
         cdef int dst[16]
-        if direction == 0 or (direction == CW and total < 15) or (direction == CCW and total > 15):
+        if direction == 0 or direction == 3 or (direction == CW and total < 15) \
+                or (direction == CCW and total > 15):
             return -1
         nvals[0] = 3
         for i in range(3):
@@ -886,7 +922,29 @@ cdef class SchuftCore:
             unmake_step(&self.s, self.s.to_move, u.src[j], u.dst[j], u.hit[j], u.key)
         self.s.key = u.key
 
-    def _core_step_options(self, cm_obj):
+    cdef int _turn_legal(self, uint64_t cm) noexcept:
+        """1 if the step list ``cm`` is a whole legal turn here (any order)."""
+        cdef Undo u
+        cdef int vals[3]
+        cdef int nvals = 0, nopt = 0, n
+        cdef int ov[32]
+        cdef int osrc[32]
+        cdef int odst[32]
+        if player_of(&self.s) < 0 or cm >= ROLL_FLAG:
+            return 0
+        if cm == 0:
+            n = generate(self.gen, &self.s, 0)
+            return n == 1 and self.gen.results[0].cm == 0
+        if turn_len(cm) == 0 or self._play_checked(cm, &u, vals, &nvals) < 0:
+            return 0
+        if self.s.pos.goal[self.s.to_move] != FULL_GOAL:
+            nopt = options(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals, ov, osrc, odst)
+        self._unplay(&u)
+        return nopt == 0
+
+    def step_options(self, cm_obj):
+        """Play the steps of ``cm`` in order (each checked); the legal next
+        steps (value, src, dst) sorted by (value, src); None if a step is not legal."""
         cdef uint64_t cm
         cdef Undo u
         cdef int vals[3]
@@ -894,7 +952,7 @@ cdef class SchuftCore:
         cdef int ov[32]
         cdef int osrc[32]
         cdef int odst[32]
-        if player_of(&self.s) < 0 or cm_obj < 0 or cm_obj >= DEF_ROLL_FLAG:
+        if type(cm_obj) is not int or player_of(&self.s) < 0 or not 0 <= cm_obj < DEF_ROLL_FLAG:
             return None
         cm = cm_obj
         if self._play_checked(cm, &u, vals, &nvals) < 0:
@@ -904,111 +962,105 @@ cdef class SchuftCore:
         self._unplay(&u)
         return [(ov[j], osrc[j], odst[j]) for j in range(nopt)]
 
-    def _core_canonical(self, cm_obj):
-        cdef uint64_t cm
+    def canonical(self, cm_obj):
+        """The representative of a legal turn (any step order), or -1."""
+        cdef uint64_t cm, key
         cdef Undo u
         cdef int vals[3]
-        cdef int nvals = 0, nopt = 0, j, n
-        cdef int ov[32]
-        cdef int osrc[32]
-        cdef int odst[32]
+        cdef int nvals = 0, j, n
         cdef Pos target
-        cdef uint64_t key
-        if player_of(&self.s) < 0 or cm_obj < 0 or cm_obj >= DEF_ROLL_FLAG:
+        if type(cm_obj) is not int or not 0 <= cm_obj < DEF_ROLL_FLAG:
             return -1
         cm = cm_obj
+        if not self._turn_legal(cm):
+            return -1
         n = generate(self.gen, &self.s, 1)
         if cm == 0:
-            return 0 if n == 1 and self.gen.results[0].cm == 0 else -1
-        if turn_len(cm) == 0 or self._play_checked(cm, &u, vals, &nvals) < 0:
-            return -1
-        if self.s.pos.goal[self.s.to_move] != FULL_GOAL:
-            nopt = options(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals, ov, osrc, odst)
+            return 0
+        self._play_checked(cm, &u, vals, &nvals)
         memcpy(&target, &self.s.pos, sizeof(Pos))
         key = self.s.key
         self._unplay(&u)
-        if nopt:
-            return -1
         for j in range(n):
             if self.gen.results[j].key == key and \
                     memcmp(&self.gen.results[j].pos, &target, sizeof(Pos)) == 0:
                 return self.gen.results[j].cm
         return -1
 
-    def _core_is_legal(self, cm_obj):
+    def is_legal(self, cm_obj):
+        if type(cm_obj) is not int or cm_obj < 0:
+            return False
         if cm_obj >= DEF_ROLL_FLAG:
             return player_of(&self.s) == CHANCE and 0 <= cm_obj - DEF_ROLL_FLAG < 216
-        return self._core_canonical(cm_obj) >= 0
+        return bool(self._turn_legal(cm_obj))
 
-    def _core_push(self, cm_obj):
-        cdef uint64_t cm = cm_obj
+    def push(self, cm_obj, entry):
+        cdef uint64_t cm
+        self.claim()
+        if not self.is_legal(cm_obj):
+            return False
+        cm = cm_obj
         if self.nundo == self.capundo:
-            new = <Undo *>realloc(self.undo, 2 * self.capundo * sizeof(Undo))
-            if new == NULL:
-                raise MemoryError()
-            self.undo = new
-            self.capundo *= 2
+            self._reserve(self.nundo + 1)
         push_cm(&self.s, cm, &self.undo[self.nundo])
         self.nundo += 1
+        self.entries.append(entry)
+        return True
 
-    def _core_pop(self):
+    def pop(self):
+        self.claim()
         if self.nundo == 0:
-            raise IndexError("nothing to undo")
+            raise IndexError("pop from an empty move stack")
         self.nundo -= 1
         pop_any(&self.s, &self.undo[self.nundo])
+        return self.entries.pop()
 
-    # ---- search
-    def _core_perft(self, int depth, count_finished):
+    # ---- search: on copies, without the GIL
+    def perft(self, int depth, bint count_finished):
         cdef uint64_t total
-        cdef bint cf = bool(count_finished)
-        if self.s.rolloff:
-            raise ValueError("perft is not defined during the opening roll-off")
+        cdef State s = self.s
+        cdef Gen *g
+        cdef Interrupt it
+        if s.rolloff:
+            raise BrettError("perft is not defined during the opening roll-off "
+                             "(tied players re-roll without bound)")
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        g = new_gen()
+        if g == NULL:
+            raise MemoryError()
+        interrupt_init(&it, 1 << 6)
         with nogil:
-            total = perft(self.gen, &self.s, depth, cf)
+            total = perft(g, &s, depth, count_finished, &it)
+        free(g)
+        raise_if_stopped(&it)
+        if it.stopped:
+            raise MemoryError()
         return total
 
-    def _core_decision_playouts(self, int n, uint64_t seed, int max_plies):
+    def decision_playouts(self, long long n, uint64_t seed, long long max_plies):
+        """Like ``playouts``, but every turn is played by random decisions of the
+        integer layer; the plies counted are decisions, not turns."""
         return self._playouts(n, seed, max_plies, True)
 
-    def _core_playouts(self, int n, uint64_t seed, int max_plies):
+    def playouts(self, long long n, uint64_t seed, long long max_plies):
         return self._playouts(n, seed, max_plies, False)
 
-    cdef object _playouts(self, int n, uint64_t seed, int max_plies, bint by_decisions):
-        """``n`` random games, each turn a random whole move or, ``by_decisions``,
-        random integer-layer decisions; counts turns or decisions."""
+    def _playouts(self, long long n, uint64_t seed, long long max_plies, bint by_decisions):
         cdef uint64_t rng = seed
-        cdef uint64_t counted = 0
-        cdef int draws = 0, unfinished = 0, game, turns, player, w, k
-        cdef int wins[4]
-        cdef State saved
-        cdef Undo u
-        cdef State *s = &self.s
-        memset(wins, 0, sizeof(wins))
-        memcpy(&saved, s, sizeof(State))
+        cdef long long res[7]
+        cdef State s = self.s
+        cdef Gen *g
+        cdef Interrupt it
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        g = new_gen()
+        if g == NULL:
+            raise MemoryError()
+        memset(res, 0, sizeof(res))
+        interrupt_init(&it, 1 << 2)
         with nogil:
-            for game in range(n):
-                turns = 0
-                while True:
-                    player = player_of(s)
-                    if player == TERMINAL:
-                        w = winner(s)
-                        if w >= 0:
-                            wins[w] += 1
-                        else:
-                            draws += 1
-                        break
-                    if max_plies >= 0 and turns >= max_plies:
-                        unfinished += 1
-                        break
-                    if player == CHANCE:
-                        push_roll(s, <int>brett_rng_below(&rng, 216), &u)
-                    elif by_decisions:
-                        counted += <uint64_t>decision_turn(s, &rng)
-                        turns += 1
-                    else:
-                        k = sorted_moves(self.gen, s)
-                        push_turn(s, self.gen.results[brett_rng_below(&rng, <uint32_t>k)].cm, &u)
-                        counted += 1
-                        turns += 1
-                memcpy(s, &saved, sizeof(State))
-        return [wins[i] for i in range(self.s.n)], draws, unfinished, counted
+            playouts(g, &s, n, &rng, max_plies, by_decisions, res, &it)
+        free(g)
+        raise_if_stopped(&it)
+        return [res[i] for i in range(s.n)], res[4], res[5], res[6], rng

@@ -11,7 +11,7 @@ Core moves are ints shared with the Cython twin:
   steps, then 12 bits per step (``src | dst << 6``): ``src`` 0 = out area,
   1..36 a tongue; ``dst`` 1..36 a tongue, 37..45 the goal fields g1..g9.
 
-The state (``_core_get_state``) is the tuple
+The state (``get_state``) is the tuple
 ``(players, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff)``:
 owners/counts per tongue (owner -1 = empty), goal masks and out counts per
 player, ``to_move`` (-1 during the roll-off), ``roll`` index or -1, the ply
@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ..errors import BrettError
+from ._base import CHANCE, TERMINAL, PlayoutResult, PyCore
 from ._rng import SplitMix64, zobrist_table
 
 DIE_III = (1, 2, 5, 6, 7, 9)
@@ -33,8 +35,6 @@ PASS, CW, CCW = 0, 1, 2
 SEATS = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 LETTERS = "rgby"
 FULL_GOAL = 0x1FF
-CHANCE = -1
-TERMINAL = -4
 
 # Zobrist layout (the Cython core uses the same table and offsets).
 ZOBRIST_SEED = 0x5343485546540005
@@ -91,19 +91,23 @@ def roll_sum(r: int) -> int:
     return sum(ROLLS[r])
 
 
-class SchuftCore:
+class SchuftCore(PyCore):
     """The state of a Schuft game and its rules (plain Python)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    _state_attrs = ("_n", "_seats", "_owner", "_counts", "_goal", "_out", "_to_move", "_roll",
+                    "_plies", "_cap", "_rolloff", "_undo", "_key_")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cache: Optional[tuple[Any, Any]] = None
 
     # ------------------------------------------------------------ state
-    def _core_set_state(self, state: Any) -> None:
+    def _set_state(self, state: Any) -> None:
         (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = state
         self._n = int(n)
         self._seats = SEATS[self._n]
         self._owner = list(owners)
-        self._count = list(counts)
+        self._counts = list(counts)
         self._goal = list(goals)
         self._out = list(outs)
         self._to_move = int(to_move)
@@ -112,11 +116,11 @@ class SchuftCore:
         self._cap = int(cap)
         self._rolloff = None if rolloff is None else (tuple(rolloff[0]), tuple(rolloff[1]))
         self._undo: list[Any] = []
-        self._cache: Optional[tuple[Any, Any]] = None
-        self._key = self._compute_key()
+        self._cache = None
+        self._key_ = self._compute_key()
 
-    def _core_get_state(self) -> Any:
-        return (self._n, tuple(self._owner), tuple(self._count), tuple(self._goal),
+    def _get_state(self) -> Any:
+        return (self._n, tuple(self._owner), tuple(self._counts), tuple(self._goal),
                 tuple(self._out), self._to_move, self._roll, self._plies, self._cap,
                 self._rolloff)
 
@@ -124,8 +128,8 @@ class SchuftCore:
         z = ZOBRIST
         key = 0
         for i in range(36):
-            if self._count[i]:
-                key ^= z[Z_TONGUE + (self._owner[i] * 36 + i) * 10 + self._count[i]]
+            if self._counts[i]:
+                key ^= z[Z_TONGUE + (self._owner[i] * 36 + i) * 10 + self._counts[i]]
         for p in range(self._n):
             for m in range(9):
                 if self._goal[p] >> m & 1:
@@ -150,16 +154,16 @@ class SchuftCore:
             key ^= ZOBRIST[Z_RSUM + p * 27 + s]
         return key
 
-    def _core_key(self) -> int:
-        return self._key
+    def _key(self) -> int:
+        return self._key_
 
-    def _core_roll(self) -> int:
+    def roll(self) -> int:
         """The pending roll's index, -1 at a chance node."""
-        return self._roll
+        return int(self._guarded(lambda: self._roll))
 
-    def _core_to_move(self) -> int:
+    def to_move(self) -> int:
         """The player whose turn it is (-1 during the roll-off)."""
-        return self._to_move
+        return int(self._guarded(lambda: self._to_move))
 
     def _winner(self) -> int:
         for p in range(self._n):
@@ -167,7 +171,14 @@ class SchuftCore:
                 return p
         return -1
 
-    def _core_player(self) -> int:
+    def _num_players(self) -> int:
+        return self._n
+
+    def _winners(self) -> tuple[int, ...]:
+        w = self._winner()
+        return () if w < 0 else (w,)
+
+    def _player(self) -> int:
         if self._winner() >= 0 or (self._cap >= 0 and self._plies >= self._cap):
             return TERMINAL
         if self._rolloff is not None or self._roll < 0:
@@ -177,11 +188,11 @@ class SchuftCore:
     # ------------------------------------------------------------ single steps
     def _can_land(self, p: int, i: int) -> bool:
         o = self._owner[i]
-        return o < 0 or o == p or self._count[i] == 1
+        return o < 0 or o == p or self._counts[i] == 1
 
     def _clear(self, i: int, d: int, sign: int) -> bool:
         """No tongue strictly between index i and i + sign*d holds 3 or more pieces."""
-        count = self._count
+        count = self._counts
         return all(count[(i + sign * j) % 36] < 3 for j in range(1, d))
 
     def _steps_for(self, p: int, direction: int, d: int) -> list[tuple[int, int]]:
@@ -221,7 +232,7 @@ class SchuftCore:
     def _make_step(self, p: int, src: int, dst: int) -> int:
         """Move a piece; returns the hit player or -1."""
         z = ZOBRIST
-        key = self._key
+        key = self._key_
         if src == 0:
             c = self._out[p]
             key ^= z[Z_OUT + p * 10 + c]
@@ -230,13 +241,13 @@ class SchuftCore:
             self._out[p] = c - 1
         else:
             i = src - 1
-            c = self._count[i]
+            c = self._counts[i]
             key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
             if c > 1:
                 key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
             else:
                 self._owner[i] = -1
-            self._count[i] = c - 1
+            self._counts[i] = c - 1
         hit = -1
         if dst > 36:
             m = dst - 37
@@ -245,7 +256,7 @@ class SchuftCore:
         else:
             i = dst - 1
             o = self._owner[i]
-            c = self._count[i]
+            c = self._counts[i]
             if o >= 0 and o != p:
                 hit = o
                 key ^= z[Z_TONGUE + (o * 36 + i) * 10 + 1]
@@ -259,24 +270,24 @@ class SchuftCore:
                 key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
             key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
             self._owner[i] = p
-            self._count[i] = c + 1
-        self._key = key
+            self._counts[i] = c + 1
+        self._key_ = key
         return hit
 
     def _unmake_step(self, p: int, src: int, dst: int, hit: int) -> None:
         z = ZOBRIST
-        key = self._key
+        key = self._key_
         if dst > 36:
             m = dst - 37
             self._goal[p] &= ~(1 << m)
             key ^= z[Z_GOAL + p * 9 + m]
         else:
             i = dst - 1
-            c = self._count[i]
+            c = self._counts[i]
             key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
             if c > 1:
                 key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c - 1]
-                self._count[i] = c - 1
+                self._counts[i] = c - 1
             elif hit >= 0:
                 key ^= z[Z_TONGUE + (hit * 36 + i) * 10 + 1]
                 oc = self._out[hit]
@@ -285,10 +296,10 @@ class SchuftCore:
                     key ^= z[Z_OUT + hit * 10 + oc - 1]
                 self._out[hit] = oc - 1
                 self._owner[i] = hit
-                self._count[i] = 1
+                self._counts[i] = 1
             else:
                 self._owner[i] = -1
-                self._count[i] = 0
+                self._counts[i] = 0
         if src == 0:
             c = self._out[p]
             if c:
@@ -297,13 +308,13 @@ class SchuftCore:
             self._out[p] = c + 1
         else:
             i = src - 1
-            c = self._count[i]
+            c = self._counts[i]
             if c:
                 key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c]
             key ^= z[Z_TONGUE + (p * 36 + i) * 10 + c + 1]
             self._owner[i] = p
-            self._count[i] = c + 1
-        self._key = key
+            self._counts[i] = c + 1
+        self._key_ = key
 
     def _step_value(self, p: int, direction: int, src: int, dst: int) -> int:
         """The die value a step (src, dst) uses, or 0 if no value fits."""
@@ -324,7 +335,7 @@ class SchuftCore:
 
     # ------------------------------------------------------------ whole turns
     def _packed(self) -> tuple[Any, ...]:
-        return (tuple(self._owner), tuple(self._count), tuple(self._goal), tuple(self._out))
+        return (tuple(self._owner), tuple(self._counts), tuple(self._goal), tuple(self._out))
 
     def _turns(self) -> tuple[dict[Any, int], dict[int, Any]]:
         """All turns: ({result: representative cm}, {step-list cm: result}).
@@ -374,35 +385,48 @@ class SchuftCore:
             values.append(d)
             self._unmake_step(p, src, dst, hit)
 
-    def _core_moves(self) -> list[int]:
-        if self._core_player() < 0:
+    def _moves(self) -> list[int]:
+        if self._player() < 0:
             return []
         reps = self._turns()[0]
         return sorted(reps.values(), key=turn_notation)
 
-    def _core_count(self) -> int:
-        if self._core_player() < 0:
+    def _count(self) -> int:
+        if self._player() < 0:
             return 0
         return len(self._turns()[0])
 
-    def _core_canonical(self, cm: int) -> int:
+    def _chance_moves(self) -> list[tuple[Any, float]]:
+        if self._player() != CHANCE:
+            return []
+        return [(ROLL_FLAG | r, 1 / 216) for r in range(216)]
+
+    def canonical(self, cm: int) -> int:
         """The representative of a legal turn (any step order), or -1."""
-        if cm < 0 or self._core_player() < 0 or cm & ROLL_FLAG:
+        return int(self._guarded(self._canonical, cm))
+
+    def _canonical(self, cm: Any) -> int:
+        if type(cm) is not int or cm < 0 or self._player() < 0 or cm & ROLL_FLAG:
             return -1
         reps, lists = self._turns()
         res = lists.get(cm)
         return -1 if res is None else reps[res]
 
-    def _core_is_legal(self, cm: int) -> bool:
+    def _is_legal(self, cm: Any) -> bool:
+        if type(cm) is not int or cm < 0:
+            return False
         if cm >= ROLL_FLAG:
-            return self._core_player() == CHANCE and 0 <= cm - ROLL_FLAG < 216
-        return self._core_canonical(cm) >= 0
+            return self._player() == CHANCE and 0 <= cm - ROLL_FLAG < 216
+        return self._canonical(cm) >= 0
 
-    def _core_step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
+    def step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
         """Play the steps of ``cm`` in order (each checked); the legal next
         steps (value, src, dst) sorted by (value, src); None if a step is not
         legal.  Used by the integer layer and for error messages."""
-        if self._core_player() < 0 or cm & ROLL_FLAG:
+        return self._guarded(self._step_options, cm)  # type: ignore[no-any-return]
+
+    def _step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
+        if type(cm) is not int or cm < 0 or self._player() < 0 or cm & ROLL_FLAG:
             return None
         p = self._to_move
         direction = cm & 3
@@ -429,14 +453,14 @@ class SchuftCore:
         return result
 
     # ------------------------------------------------------------ make / unmake
-    def _core_push(self, cm: int) -> None:
+    def _push(self, cm: int) -> None:
         z = ZOBRIST
         if cm >= ROLL_FLAG:
             r = cm - ROLL_FLAG
             if self._rolloff is None:
                 self._undo.append(("roll", None, None))
                 self._roll = r
-                self._key ^= z[Z_ROLL + r]
+                self._key_ ^= z[Z_ROLL + r]
                 return
             old = self._rolloff
             contenders, sums = old
@@ -452,11 +476,11 @@ class SchuftCore:
                 else:
                     new = (tied, ())
             self._undo.append(("rolloff", old, self._to_move))
-            self._key ^= self._rolloff_key(old)
+            self._key_ ^= self._rolloff_key(old)
             if new is not None:
-                self._key ^= self._rolloff_key(new)
+                self._key_ ^= self._rolloff_key(new)
             if to_move >= 0:
-                self._key ^= z[Z_TOMOVE + to_move]
+                self._key_ ^= z[Z_TOMOVE + to_move]
             self._rolloff = new
             self._to_move = to_move
             return
@@ -465,65 +489,75 @@ class SchuftCore:
         for src, dst in turn_steps(cm):
             done.append((src, dst, self._make_step(p, src, dst)))
         self._undo.append(("turn", done, self._roll))
-        self._key ^= z[Z_ROLL + self._roll] ^ z[Z_TOMOVE + p]
+        self._key_ ^= z[Z_ROLL + self._roll] ^ z[Z_TOMOVE + p]
         self._roll = -1
         self._to_move = (p + 1) % self._n
-        self._key ^= z[Z_TOMOVE + self._to_move]
+        self._key_ ^= z[Z_TOMOVE + self._to_move]
         self._plies += 1
 
-    def _core_pop(self) -> None:
+    def _pop(self) -> None:
         z = ZOBRIST
         kind, a, b = self._undo.pop()
         if kind == "roll":
-            self._key ^= z[Z_ROLL + self._roll]
+            self._key_ ^= z[Z_ROLL + self._roll]
             self._roll = -1
             return
         if kind == "rolloff":
             if self._rolloff is not None:
-                self._key ^= self._rolloff_key(self._rolloff)
+                self._key_ ^= self._rolloff_key(self._rolloff)
             if self._to_move >= 0:
-                self._key ^= z[Z_TOMOVE + self._to_move]
+                self._key_ ^= z[Z_TOMOVE + self._to_move]
             self._rolloff = a
             self._to_move = b
-            self._key ^= self._rolloff_key(a)
+            self._key_ ^= self._rolloff_key(a)
             return
         self._plies -= 1
-        self._key ^= z[Z_TOMOVE + self._to_move]
+        self._key_ ^= z[Z_TOMOVE + self._to_move]
         p = (self._to_move - 1) % self._n
         self._to_move = p
         self._roll = b
-        self._key ^= z[Z_ROLL + b] ^ z[Z_TOMOVE + p]
+        self._key_ ^= z[Z_ROLL + b] ^ z[Z_TOMOVE + p]
         for src, dst, hit in reversed(a):
             self._unmake_step(p, src, dst, hit)
 
     # ------------------------------------------------------------ search
-    def _core_perft(self, depth: int, count_finished: bool) -> int:
-        if self._rolloff is not None:
-            raise ValueError("perft is not defined during the opening roll-off")
-        return self._perft(depth, count_finished)
-
     def _perft(self, depth: int, count_finished: bool) -> int:
+        if self._rolloff is not None:
+            raise BrettError("perft is not defined during the opening roll-off "
+                             "(tied players re-roll without bound)")
+        return self._perft_turns(depth, count_finished)
+
+    def _perft_turns(self, depth: int, count_finished: bool) -> int:
         if depth == 0:
             return 1
-        player = self._core_player()
+        player = self._player()
         if player == TERMINAL:
             return 1 if count_finished else 0
         if player == CHANCE:
             total = 0
             for r in range(216):
-                self._core_push(ROLL_FLAG | r)
-                total += self._perft(depth, count_finished)
-                self._core_pop()
+                self._push(ROLL_FLAG | r)
+                total += self._perft_turns(depth, count_finished)
+                self._pop()
             return total
-        moves = self._core_moves()
+        moves = self._moves()
         if depth == 1:
             return len(moves)
         total = 0
         for cm in moves:
-            self._core_push(cm)
-            total += self._perft(depth - 1, count_finished)
-            self._core_pop()
+            self._push(cm)
+            total += self._perft_turns(depth - 1, count_finished)
+            self._pop()
         return total
+
+    def _random_move(self, rng: SplitMix64) -> Any:
+        player = self._player()
+        if player == CHANCE:
+            return ROLL_FLAG | rng.below(216)
+        if player == TERMINAL:
+            return None
+        moves = self._moves()
+        return moves[rng.below(len(moves))]
 
     def _decision_turn(self, rng: SplitMix64) -> int:
         """Play one turn by uniformly random decisions of the integer layer
@@ -537,7 +571,7 @@ class SchuftCore:
         if total == 15:
             dirs = [d for d in (CW, CCW) if self._options(p, d, roll)]
             if not dirs:
-                self._core_push(PASS)
+                self._push(PASS)
                 return 1
             direction = dirs[rng.below(len(dirs))]
             decisions = 1
@@ -555,29 +589,22 @@ class SchuftCore:
             decisions += 1
         for src, dst, hit in reversed(done):
             self._unmake_step(p, src, dst, hit)
-        self._core_push(make_turn(direction, steps) if steps else PASS)
+        self._push(make_turn(direction, steps) if steps else PASS)
         return max(decisions, 1)
 
-    def _core_decision_playouts(self, n: int, seed: int,
-                                max_plies: int) -> tuple[list[int], int, int, int]:
-        """Like ``_core_playouts``, but every turn is played by random decisions
-        of the integer layer; the last number counts decisions, not turns."""
-        return self._playouts(n, seed, max_plies, by_decisions=True)
+    def decision_playouts(self, n: int, seed: int, max_plies: int) -> PlayoutResult:
+        """Like ``playouts``, but every turn is played by random decisions of the
+        integer layer; the plies counted are decisions, not turns."""
+        return self._private()._decision_playouts(n, seed, max_plies)  # type: ignore[attr-defined, no-any-return]
 
-    def _core_playouts(self, n: int, seed: int, max_plies: int) -> tuple[list[int], int, int, int]:
-        return self._playouts(n, seed, max_plies, by_decisions=False)
-
-    def _playouts(self, n: int, seed: int, max_plies: int,
-                  by_decisions: bool) -> tuple[list[int], int, int, int]:
-        """``n`` random games, each turn a random whole move or, ``by_decisions``,
-        random integer-layer decisions; counts turns or decisions."""
+    def _decision_playouts(self, n: int, seed: int, max_plies: int) -> PlayoutResult:
         rng = SplitMix64(seed)
         wins = [0] * self._n
         draws = unfinished = counted = 0
         for _ in range(n):
             made = turns = 0
             while True:
-                player = self._core_player()
+                player = self._player()
                 if player == TERMINAL:
                     w = self._winner()
                     if w >= 0:
@@ -589,16 +616,11 @@ class SchuftCore:
                     unfinished += 1
                     break
                 if player == CHANCE:
-                    self._core_push(ROLL_FLAG | rng.below(216))
-                elif by_decisions:
-                    counted += self._decision_turn(rng)
-                    turns += 1
+                    self._push(ROLL_FLAG | rng.below(216))
                 else:
-                    moves = self._core_moves()
-                    self._core_push(moves[rng.below(len(moves))])
-                    counted += 1
+                    counted += self._decision_turn(rng)
                     turns += 1
                 made += 1
             for _ in range(made):
-                self._core_pop()
-        return wins, draws, unfinished, counted
+                self._pop()
+        return wins, draws, unfinished, counted, rng.state

@@ -1,0 +1,39 @@
+# The C state of the Phutball core (see _phutball_c.pyx and the oracle _phutball_py.py).
+
+from libc.stdint cimport uint8_t, uint64_t
+
+from ._common cimport CoreBase
+
+cdef enum:
+    PH_MAXSIZE = 25
+    PH_MAXW = PH_MAXSIZE + 2                   # a padded row: one sentinel column per side
+    PH_PADMAX = (PH_MAXSIZE + 4) * PH_MAXW     # two padding rows below and above the board
+    PH_MAXCELLS = PH_MAXSIZE * (PH_MAXSIZE + 2)
+
+# The board's geometry: fixed once a state is loaded.  Padded cells index the
+# mailbox; "cells" (row * columns + column) are the core moves' numbering.
+ctypedef struct Geo:
+    int cols, rows, W, ncells, npoints
+    int first, last              # padded range of rows 1..rows
+    int top_start, row2_start    # first padded cell of row rows + 1 and of row 2
+    int off[8]                   # padded offsets of N NE E SE S SW W NW
+    int cell_of[PH_PADMAX]
+    int pad_of[PH_MAXCELLS]
+    uint64_t zman[PH_PADMAX]
+    uint64_t zball[PH_PADMAX]
+
+# What moves change: searches copy it and work on the copy.
+ctypedef struct Pos:
+    uint8_t board[PH_PADMAX]
+    int ball, side, ply, cap, nmen
+    uint64_t key
+
+
+cdef class PhutballCore(CoreBase):
+    cdef Geo geo
+    cdef Pos pos
+    # undo stack: per move the removed men, then (count, old ball, placed or -1)
+    cdef int *undo
+    cdef Py_ssize_t undo_len, undo_cap
+    cdef int _reserve(self, Py_ssize_t extra) except -1
+    cdef int _legal(self, object cm) except -1

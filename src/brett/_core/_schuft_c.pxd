@@ -1,0 +1,84 @@
+# The C state of the Schuft core (see _schuft_c.pyx and the oracle _schuft_py.py).
+
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+
+from ._common cimport CoreBase
+
+cdef enum:
+    TABLE_SIZE = 16384         # > 2 * the most step lists a turn can have (2 * 27 * 18 * 9)
+    MAX_RESULTS = 8800
+    MEMO_SIZE = 4096           # > 2 * the most inner nodes of a turn (2 * (27 + 27 * 18))
+    MEMO_MAX = 2100
+
+cdef struct Pos:
+    signed char owner[36]
+    unsigned char count[36]
+    unsigned short goal[4]
+    unsigned char out[4]
+
+cdef struct State:
+    Pos pos
+    int n
+    int seats[4]
+    int to_move          # -1 during the roll-off
+    int roll             # -1 at a chance node
+    int plies
+    int cap              # -1: none
+    int rolloff          # 1 during the opening roll-off
+    int ncont
+    int cont[4]
+    int nsums
+    int sums[4]
+    uint64_t key
+    uint64_t tall        # derived: tongues holding 3 or more pieces
+    uint64_t occ[4]      # derived: tongues of each player
+
+cdef struct Undo:
+    int kind             # 0 turn, 1 roll, 2 roll-off roll
+    int nsteps
+    int src[3]
+    int dst[3]
+    int hit[3]
+    int roll
+    int to_move
+    int rolloff
+    int ncont
+    int cont[4]
+    int nsums
+    int sums[4]
+    uint64_t key
+
+cdef struct Result:
+    uint64_t key
+    uint64_t cm
+    Pos pos
+
+cdef struct Memo:
+    uint64_t key
+    int code
+    Pos pos
+
+cdef struct Gen:
+    uint32_t stamp
+    uint32_t stamps[TABLE_SIZE]
+    int32_t slots[TABLE_SIZE]
+    int nresults
+    int want_rep
+    Result results[MAX_RESULTS]
+    uint32_t mstamps[MEMO_SIZE]
+    int32_t mslots[MEMO_SIZE]
+    int nmemo
+    Memo memo[MEMO_MAX]
+
+
+
+cdef class SchuftCore(CoreBase):
+    cdef State s
+    cdef Gen *gen               # scratch of the GIL-holding calls; searches bring their own
+    cdef Undo *undo
+    cdef int nundo
+    cdef int capundo
+    cdef int _reserve(self, int need) except -1
+    cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept
+    cdef void _unplay(self, Undo *u) noexcept
+    cdef int _turn_legal(self, uint64_t cm) noexcept
