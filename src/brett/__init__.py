@@ -4,8 +4,11 @@
 >>> game = brett.Reversi()
 >>> game.perft(3)
 56
+>>> sorted(brett.GAMES)
+['focus', 'phutball', 'reversi', 'schuft']
 
-The game classes load lazily, so ``import brett`` stays cheap.
+The game classes (and the record and SVG helpers) load on first use, so
+``import brett`` stays cheap.
 """
 
 from __future__ import annotations
@@ -13,56 +16,77 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._checks import MAX_PERFT_DEPTH, MAX_PLIES
 from .errors import (
     BrettError,
+    EmptyStackError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
     InvalidRecordError,
 )
-from .game import CHANCE, TERMINAL, Game, Outcome, PlayoutStats, core_backends
-from .records import dump, load
-from .render import svg
+from .game import CHANCE as CHANCE
+from .game import GAMES, Game, LegalMoveView, Outcome, PlayoutStats, core_backends
+from .game import TERMINAL as TERMINAL
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-_GAMES = {"Reversi": "reversi", "Focus": "focus", "Phutball": "phutball", "Schuft": "schuft"}
+_LAZY = {
+    "Reversi": "brett.reversi",
+    "Focus": "brett.focus",
+    "Phutball": "brett.phutball",
+    "Schuft": "brett.schuft",
+    "dump": "brett.records",
+    "load": "brett.records",
+    "svg": "brett.render",
+}
 
 if TYPE_CHECKING:
     from .focus import Focus
     from .phutball import Phutball
+    from .records import dump, load
+    from .render import svg
     from .reversi import Reversi
     from .schuft import Schuft
 
 
 def __getattr__(name: str) -> Any:
-    module = _GAMES.get(name)
+    module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'brett' has no attribute {name!r}")
-    cls = getattr(importlib.import_module(f"brett.{module}"), name)
-    globals()[name] = cls
-    return cls
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def core_backend() -> str:
     """``"cython"`` when every game runs on its compiled core, ``"python"`` when
     none does (``BRETT_NO_EXTENSIONS=1`` or no compiled build), else ``"mixed"``."""
-    for module in _GAMES.values():
-        importlib.import_module(f"brett.{module}")
+    for name in GAMES:
+        GAMES[name]
     kinds = set(core_backends().values())
     return kinds.pop() if len(kinds) == 1 else "mixed"
 
 
 __all__ = [
     "CHANCE",
+    "GAMES",
+    "MAX_PERFT_DEPTH",
+    "MAX_PLIES",
     "TERMINAL",
     "BrettError",
+    "EmptyStackError",
     "Focus",
     "Game",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "LegalMoveView",
     "Outcome",
     "Phutball",
     "PlayoutStats",

@@ -1,18 +1,27 @@
-"""Focus (Sid Sackson, 1963) for 2, 3 and 4 players, rules F1–F13.
+"""Focus (Sid Sackson, 1963) for 2, 3 and 4 players, rules F1–F13 (docs/rules/focus.md).
 
 The rules engine lives in the cores (``brett._core._focus_c`` / ``_focus_py``);
 this module holds the Python side: options, notation, position strings,
-outcome, the text board and the CLI options.
+outcome, board access, the text board and the CLI options.
 """
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
+from ._checks import (
+    MAX_PLIES,
+    as_int,
+    digits,
+    flag,
+    option_int,
+    optional_cap,
+    seed_value,
+    text_field,
+)
 from ._core import _focus_py as _fp
 from ._core._focus_py import (
     COLOURS,
@@ -31,8 +40,11 @@ from ._core._focus_py import (
     XY_INDEX,
     FocusState,
 )
-from .errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from .errors import BrettError, InvalidMoveError, InvalidPositionError
 from .game import TERMINAL, Game, Outcome, load_cores
+
+if TYPE_CHECKING:
+    import argparse
 
 _cores = load_cores("focus")
 
@@ -68,8 +80,8 @@ def _is_symmetric(board: list[list[int]]) -> bool:
     return True
 
 
-def _square(text: Any, what: str, error: type[Exception] = InvalidMoveError) -> int:
-    if not isinstance(text, str):
+def _square(text: Any, what: str, error: type[BrettError] = InvalidMoveError) -> int:
+    if not isinstance(text, str) or len(text) > 8:
         raise error(f"{what} {text!r} is not a square name like 'c3'")
     sq = SQUARE_INDEX.get(text.strip().lower())
     if sq is None:
@@ -96,9 +108,8 @@ class FocusMove:
     def __post_init__(self) -> None:
         dst = _square(self.target, "target")
         object.__setattr__(self, "target", SQUARE_NAMES[dst])
-        if self.count is not None and (isinstance(self.count, bool)
-                                       or not isinstance(self.count, int)):
-            raise InvalidMoveError(f"count {self.count!r} is not an int")
+        if self.count is not None:
+            object.__setattr__(self, "count", as_int(self.count, "count", 1, 5, InvalidMoveError))
         if self.source is None:
             if self.count not in (None, 1):
                 raise InvalidMoveError(f"an entry places one piece, not {self.count!r}")
@@ -139,7 +150,7 @@ class FocusMove:
         return f"{self.source}-{self.target}:{self.count}"
 
 
-_MOVE_RE = re.compile(r"([a-h][1-8])-([a-h][1-8])(?::([0-9]+))?")
+_MOVE_RE = re.compile(r"([a-h][1-8])-([a-h][1-8])(?::([0-9]))?")
 _ENTRY_RE = re.compile(r"\+([a-h][1-8])")
 _DIGITS = re.compile(r"[0-9]+")
 
@@ -164,64 +175,97 @@ def _move_of(action: int) -> FocusMove:
     return FocusMove(SQUARE_NAMES[src], SQUARE_NAMES[dst], k)
 
 
-# ------------------------------------------------------------------ the mixin
-class _FocusAPI(Game):
+def parse_move(text: str) -> FocusMove:
+    """``c3-c5``, ``c3-c4:2`` or ``+e5`` (case-insensitive) → a :class:`FocusMove`."""
+    if not isinstance(text, str) or len(text) > 40:
+        raise InvalidMoveError(f"{text!r} is not Focus move notation")
+    s = text.strip().lower()
+    m = _ENTRY_RE.fullmatch(s)
+    if m:
+        return FocusMove(None, m.group(1))
+    m = _MOVE_RE.fullmatch(s)
+    if not m:
+        raise InvalidMoveError(
+            f"{text!r} is not Focus move notation: expected e.g. 'c3-c5', 'c3-c4:2' "
+            "or '+e5' (F10)")
+    count = None if m.group(3) is None else int(m.group(3))
+    return FocusMove(m.group(1), m.group(2), count)
+
+
+# ------------------------------------------------------------------ the game
+class Focus(Game[FocusMove]):
+    """Focus (Sid Sackson) for 2, 3 or 4 players: ``Focus(players=2, teams=True,
+    move_rule="exact", swap=None, mirror_rule=False, max_plies=None, seed=None)``.
+
+    >>> game = Focus()
+    >>> game.perft(2)
+    4460
+    >>> game.push("c3-c4")
+    FocusMove(source='c3', target='c4', count=1)
+    >>> game.stack("c4"), game.piece_at("c4")
+    ('gr', (1, 0))
+
+    Integer actions (``legal_actions()``, ``apply_action()``), a fixed encoding
+    for every variant, 3172 in all.  Squares ``s`` are numbered 0..51 over the
+    playable squares from rank 1 to rank 8, files a to h within a rank (c1 = 0,
+    f8 = 51); directions 0..3 = north, east, south, west:
+
+    * stack move, top ``k`` pieces over ``d`` squares (``1 <= d <= k <= 5``):
+      ``(s * 4 + dir) * 15 + k * (k - 1) // 2 + d - 1``   (0..3119)
+    * reserve entry onto ``s``: ``3120 + s``   (3120..3171)
+    """
+
     game_name: ClassVar[str] = "focus"
     Move: ClassVar[type] = FocusMove
+    _move_types: ClassVar[tuple[type, ...]] = (FocusMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "FocusCore"
 
     _swap: Optional[tuple[str, str]]
-    _core_result: Any
 
     def __init__(self, players: int = 2, teams: bool = True, move_rule: str = "exact",
                  swap: Union[str, tuple[str, str], list[str], None] = None,
                  mirror_rule: bool = False, max_plies: Optional[int] = None,
                  seed: Optional[int] = None) -> None:
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise InvalidPositionError(f"players={players!r}: Focus is for 2, 3 or 4 players")
-        for name, value in (("teams", teams), ("mirror_rule", mirror_rule)):
-            if not isinstance(value, bool):
-                raise InvalidPositionError(f"{name}={value!r}: expected True or False")
-        if move_rule not in RULES:
+        players = option_int(players, "players", 2, 4)
+        teams = flag(teams, "teams")
+        mirror_rule = flag(mirror_rule, "mirror_rule")
+        if not isinstance(move_rule, str) or move_rule not in RULES:
             raise InvalidPositionError(
                 f"move_rule={move_rule!r}: expected one of {', '.join(map(repr, RULES))}")
-        if max_plies is not None and (isinstance(max_plies, bool)
-                                      or not isinstance(max_plies, int) or max_plies < 1):
-            raise InvalidPositionError(f"max_plies={max_plies!r}: expected None or an int >= 1")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidPositionError(f"seed={seed!r}: expected None or an int")
+        cap = optional_cap(max_plies)
+        rng = random.Random(seed_value(seed, error=InvalidPositionError))
         if players != 2 and (swap is not None or mirror_rule):
             raise InvalidPositionError(
                 "swap and mirror_rule are 2-player options (F9), "
                 f"not for players={players}")
-        self._rng = random.Random(seed)
         board = _start_board(players)
         self._swap = None
         if swap is not None:
-            self._swap = self._apply_swap(board, swap)
+            self._swap = self._apply_swap(board, swap, rng)
         state = FocusState(
             players=players, teams=teams and players == 4, rule=RULES.index(move_rule),
-            max_plies=-1 if max_plies is None else max_plies, mirror_rule=mirror_rule,
+            max_plies=cap, mirror_rule=mirror_rule,
             board=tuple(tuple(s) for s in board), to_move=0,
             reserves=(1,) * 3 if players == 3 else (0,) * players,
             captured=((0,) * players,) * players, returned=(0,) * players,
             first=0b111 if players == 3 else 0, ply=0,
             mirror=MIRROR_OK if mirror_rule else MIRROR_BROKEN)
-        self._init_game(state, seed)
+        self._setup(state, rng)
 
-    def _apply_swap(self, board: list[list[int]], swap: Any) -> tuple[str, str]:
+    @staticmethod
+    def _apply_swap(board: list[list[int]], swap: Any, rng: random.Random) -> tuple[str, str]:
         """F9: trade one red and one green piece; returns the two squares."""
-        if swap == "random":
+        if isinstance(swap, str) and swap == "random":
             reds = [sq for sq, s in enumerate(board) if s == [0]]
             greens = [sq for sq, s in enumerate(board) if s == [1]]
             while True:
-                a, b = self._rng.choice(reds), self._rng.choice(greens)
+                a, b = rng.choice(reds), rng.choice(greens)
                 board[a], board[b] = board[b], board[a]
                 if not _is_symmetric(board):
                     return SQUARE_NAMES[a], SQUARE_NAMES[b]
                 board[a], board[b] = board[b], board[a]
-        if isinstance(swap, str) or not isinstance(swap, (tuple, list)) or len(swap) != 2:
+        if not isinstance(swap, (tuple, list)) or len(swap) != 2:
             raise InvalidPositionError(
                 f"swap={swap!r}: expected None, 'random' or two squares like ('c3', 'd3')")
         a, b = (_square(s, "swap square", InvalidPositionError) for s in swap)
@@ -237,11 +281,14 @@ class _FocusAPI(Game):
 
     # ---- options read back from the core state
     def _state(self) -> FocusState:
-        state: FocusState = self._core_get_state()
+        state: FocusState = self._core.get_state()
         return state
 
     def num_players(self) -> int:
-        return int(self._root_state.players)
+        return int(self._root.players)
+
+    def player_name(self, player: int) -> str:
+        return f"{_NAMES[player]} ({COLOURS[player]})"
 
     def num_distinct_actions(self) -> int:
         """3172: 3120 stack-move actions plus 52 entries (see the class docstring)."""
@@ -249,19 +296,19 @@ class _FocusAPI(Game):
 
     @property
     def move_rule(self) -> str:
-        return RULES[self._root_state.rule]
+        return RULES[self._root.rule]
 
     @property
     def teams(self) -> bool:
-        return bool(self._root_state.teams)
+        return bool(self._root.teams)
 
     @property
     def mirror_rule(self) -> bool:
-        return bool(self._root_state.mirror_rule)
+        return bool(self._root.mirror_rule)
 
     @property
     def max_plies(self) -> Optional[int]:
-        cap = self._root_state.max_plies
+        cap = self._root.max_plies
         return None if cap < 0 else int(cap)
 
     @property
@@ -286,23 +333,28 @@ class _FocusAPI(Game):
     def ply(self) -> int:
         return int(self._state().ply)
 
+    # ---- board access
+    @property
+    def squares(self) -> list[str]:
+        """The 52 playable squares, rank 1 to rank 8 (the action numbering)."""
+        return list(SQUARE_NAMES)
+
+    def piece_at(self, square: str) -> Optional[tuple[int, ...]]:
+        """The stack on ``square``, bottom to top, as players (colours), or None."""
+        sq = _square(square, "square", InvalidMoveError)
+        stack = self._state().board[sq]
+        return tuple(stack) if stack else None
+
+    def piece_map(self) -> dict[str, tuple[int, ...]]:
+        """``{square: stack bottom to top}`` for every occupied square."""
+        board = self._state().board
+        return {SQUARE_NAMES[sq]: tuple(stack) for sq, stack in enumerate(board) if stack}
+
     # ---- moves
     @staticmethod
     def parse_move(text: str) -> FocusMove:
         """``c3-c5``, ``c3-c4:2`` or ``+e5`` (case-insensitive) → a :class:`FocusMove`."""
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not Focus move notation")
-        s = text.strip().lower()
-        m = _ENTRY_RE.fullmatch(s)
-        if m:
-            return FocusMove(None, m.group(1))
-        m = _MOVE_RE.fullmatch(s)
-        if not m:
-            raise InvalidMoveError(
-                f"{text!r} is not Focus move notation: expected e.g. 'c3-c5', 'c3-c4:2' "
-                "or '+e5' (F10)")
-        count = None if m.group(3) is None else int(m.group(3))
-        return FocusMove(m.group(1), m.group(2), count)
+        return parse_move(text)
 
     def _move_from_core(self, cm: int) -> FocusMove:
         return _move_of(cm)
@@ -335,23 +387,9 @@ class _FocusAPI(Game):
                     f"{len(stack)} squares")
         return "it is not a legal move in this position"
 
-    def apply_action(self, action: int) -> None:
-        """Play an action; :class:`IllegalMoveError` if it is not legal (state unchanged)."""
-        action = self._check_action(action)
-        if self._core_player() == TERMINAL:
-            raise IllegalMoveError(f"illegal action {action}: the game is over")
-        if not self._core_is_legal(action):
-            raise IllegalMoveError(f"illegal action {action}: not legal in this position")
-        self._core_push(action)
-        self._stack.append(_move_of(action))
-
-    def action_to_move(self, action: int) -> FocusMove:
-        action = self._check_action(action)
-        return _move_of(action)
-
-    def observation_tensor(self) -> list[list[list[int]]]:
-        """``6 * n + 1`` planes of 8 x 8 ints (row = rank - 1, column = file), from
-        the view of the player to move (player 0 once the game is over):
+    # ---- observation
+    def observation_tensor_shape(self) -> tuple[int, int, int]:
+        """``(6 * players + 1, 8, 8)`` planes, row = rank - 1, column = file:
 
         * planes ``level * n + i`` (level 0..4 from the bottom): 1 where a piece of
           the ``i``-th player after the mover (``i = 0``: the mover) stands at that
@@ -359,23 +397,29 @@ class _FocusAPI(Game):
         * plane ``5 * n``: 1 on the 52 playable squares;
         * planes ``5 * n + 1 + i``: the reserve of player ``i`` (same order) on
           every playable square.
+
+        The view is the player to move's (player 0's once the game is over).
         """
+        return (6 * self.num_players() + 1, 8, 8)
+
+    def _observation(self) -> list[float]:
         st = self._state()
         n = st.players
-        me = max(self._core_player(), 0)
-        planes = [[[0] * 8 for _ in range(8)] for _ in range(6 * n + 1)]
+        me = max(self._core.player(), 0)
+        values = [0.0] * ((6 * n + 1) * 64)
         for sq, stack in enumerate(st.board):
             x, y = SQUARE_XY[sq]
+            cell = y * 8 + x
             for level, colour in enumerate(stack):
-                planes[level * n + (colour - me) % n][y][x] = 1
-            planes[5 * n][y][x] = 1
+                values[(level * n + (colour - me) % n) * 64 + cell] = 1.0
+            values[5 * n * 64 + cell] = 1.0
             for i in range(n):
-                planes[5 * n + 1 + i][y][x] = st.reserves[(me + i) % n]
-        return planes
+                values[(5 * n + 1 + i) * 64 + cell] = float(st.reserves[(me + i) % n])
+        return values
 
     # ---- result
     def outcome(self) -> Optional[Outcome]:
-        result = self._core_result()
+        result = self._core.result()  # type: ignore[attr-defined]
         if result is None:
             return None
         winners, reason = result
@@ -420,18 +464,18 @@ class _FocusAPI(Game):
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, position: str) -> Any:
+    def from_position(cls, position: str) -> Focus:
         """The game at a position string; :class:`InvalidPositionError` if malformed."""
         state, swap = _parse_position(position)
         game = cls.__new__(cls)
         game._swap = swap
-        game._rng = random.Random()
-        game._init_game(state, None)
+        game._setup(state)
         return game
 
     # ---- text board
     def __str__(self) -> str:
         st = self._state()
+        stacks = self.piece_map()
         lines = [("     " + "".join(f"{f:<8}" for f in "abcdefgh")).rstrip()]
         for y in range(7, -1, -1):
             cells = []
@@ -439,14 +483,13 @@ class _FocusAPI(Game):
                 sq = XY_INDEX.get((x, y))
                 if sq is None:
                     cells.append("#")
-                elif st.board[sq]:
-                    stack = st.board[sq]
-                    cells.append("".join(COLOURS[c] for c in stack) + f":{len(stack)}")
-                else:
-                    cells.append(".")
+                    continue
+                stack = stacks.get(SQUARE_NAMES[sq])
+                cells.append("".join(COLOURS[c] for c in stack) + f":{len(stack)}"
+                             if stack else ".")
             lines.append(f"{y + 1}    " + "".join(f"{c:<8}" for c in cells).rstrip())
         n = st.players
-        player = self._core_player()
+        player = self._core.player()
         turn = "game over" if player == TERMINAL else \
             f"{COLOURS[player]} ({_NAMES[player]}) to move"
         lines.append(f"stacks bottom→top:height; ply {st.ply}; {turn}")
@@ -479,7 +522,7 @@ class _FocusAPI(Game):
         parser.add_argument("--seed", type=int, help="seed for the random swap")
 
     @classmethod
-    def from_cli(cls, args: argparse.Namespace) -> Any:
+    def from_cli(cls, args: argparse.Namespace) -> Focus:
         swap: Any = args.swap
         if swap is not None and swap != "random":
             swap = tuple(swap.split(","))
@@ -493,8 +536,7 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
     def bad(reason: str) -> InvalidPositionError:
         return InvalidPositionError(f"bad Focus position {text!r}: {reason}")
 
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"a Focus position is a string, not {type(text).__name__}")
+    text_field(text, "a Focus position", limit=2000)
     fields = text.split()
     if len(fields) < 4:
         raise bad("expected '<board> <to-move> <reserves> <captured> [options]'")
@@ -585,13 +627,9 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
                 raise bad(f"rule={value!r}: expected 'up_to' or 'whole' (exact is the default)")
             rule = RULES.index(value)
         elif key == "cap":
-            if not _DIGITS.fullmatch(value) or len(value) > 9 or int(value) < 1:
-                raise bad(f"cap={value!r} is not a ply count >= 1")
-            cap = int(value)
+            cap = digits(value, f"bad Focus position {text!r}: cap=", MAX_PLIES, low=1)
         elif key == "ply":
-            if not _DIGITS.fullmatch(value) or len(value) > 9 or int(value) < 1:
-                raise bad(f"ply={value!r} is not a ply count >= 1")
-            ply = int(value)
+            ply = digits(value, f"bad Focus position {text!r}: ply=", MAX_PLIES, low=1)
         elif key == "first":
             if n != 3:
                 raise bad("'first' (owed first entries, F8) is a 3-player option")
@@ -631,7 +669,7 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
             mirror = MIRROR_BROKEN
         else:
             try:
-                mirror = _action_of(_FocusAPI.parse_move(mirror_text))
+                mirror = _action_of(parse_move(mirror_text))
             except InvalidMoveError as exc:
                 raise bad(f"mirror={mirror_text!r}: expected 'ok', 'no' or the move player 1 "
                           "must answer") from exc
@@ -648,24 +686,4 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
     return state, swap
 
 
-class Focus(_FocusAPI, _cores.selected.FocusCore):  # type: ignore[misc,name-defined]
-    """Focus (Sid Sackson) for 2, 3 or 4 players: ``Focus(players=2, teams=True,
-    move_rule="exact", swap=None, mirror_rule=False, max_plies=None, seed=None)``.
-
-    >>> game = Focus()
-    >>> game.perft(2)
-    4460
-    >>> game.push("c3-c4")
-    FocusMove(source='c3', target='c4', count=1)
-    >>> game.stack("c4")
-    'gr'
-
-    Integer actions (``legal_actions()``, ``apply_action()``), a fixed encoding
-    for every variant, 3172 in all.  Squares ``s`` are numbered 0..51 over the
-    playable squares from rank 1 to rank 8, files a to h within a rank (c1 = 0,
-    f8 = 51); directions 0..3 = north, east, south, west:
-
-    * stack move, top ``k`` pieces over ``d`` squares (``1 <= d <= k <= 5``):
-      ``(s * 4 + dir) * 15 + k * (k - 1) // 2 + d - 1``   (0..3119)
-    * reserve entry onto ``s``: ``3120 + s``   (3120..3171)
-    """
+__all__ = ["NUM_ACTIONS", "Focus", "FocusMove"]

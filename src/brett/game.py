@@ -1,66 +1,64 @@
 """The shared base of every brett game: both API layers on one object.
 
-A public game class is a plain Python mixin (the game's ``_XxxAPI``, derived from
-:class:`Game`) over a *core* class that holds the state::
+A public game class derives from :class:`Game` and holds its state in a *core*
+(``self._core``): the Cython extension type or its plain-Python twin, both
+implementing the protocol :class:`brett._core._base.Core`.  Everything that is
+the same for every game lives here, once: the move stack, push / pop, the
+legal-move view, perft, divide, playouts, copies, pickling, equality, the
+integer (OpenSpiel-style) layer with chance nodes and with moves made of
+several actions, and the thread and argument checks.  A game module supplies
+only rule hooks:
 
-    class Reversi(_ReversiAPI, _cores.selected.ReversiCore):
-        '''docstring only: every method lives in the mixin'''
+* ``parse_move``, ``_move_from_core`` / ``_core_from_move`` and
+  ``_illegal_reason`` (notation and why a move is illegal);
+* ``position`` / ``from_position``, ``outcome``, ``__str__``, ``piece_at`` /
+  ``piece_map``, ``observation_tensor_shape`` / ``_observation``,
+  ``num_players``, ``num_distinct_actions`` and its options;
+* for the integer layer: ``_action_of_core`` / ``_core_of_action`` and, where a
+  move takes several actions (Phutball's jumps, Schuft's decisions),
+  ``_step_options``, ``_actions_of`` and ``_partial_move``.
 
-The core is either the Cython extension type or its plain-Python twin; both
-implement the same **core protocol**, and nothing above it re-implements rules:
-
-``_core_set_state(state)`` / ``_core_get_state()``
-    load / return the whole state as a game-specific plain Python structure.
-``_core_moves()``
-    the legal *core moves* (small hashable values, ints where possible), in a
-    fixed canonical order that both twins share.
-``_core_count()``, ``_core_is_legal(cm)``
-    the number of legal moves; whether one core move is legal (False once the
-    game is over).
-``_core_push(cm)`` / ``_core_pop()``
-    make / unmake a move (no legality check; the mixin checks first).
-``_core_key()``
-    the 64-bit Zobrist key, a pure function of the position (same on both twins).
-``_core_player()``
-    the player to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` when over.
-``_core_perft(depth, count_finished)``
-    perft with bulk counting.
-``_core_playouts(n, seed, max_plies)``
-    ``n`` random games from here without Python objects, state restored; returns
-    ``(wins_per_player, draws, unfinished, plies)``.
-
-The game mixin supplies the rules' Python side: ``Move``, ``parse_move``,
-``_move_from_core`` / ``_core_from_move``, ``position`` / ``from_position``,
-``outcome``, the text board and ``num_distinct_actions``.
+See docs/architecture.md for the layers and what each may touch.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import operator
 import os
 import random
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
-from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Optional, TypeVar
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Optional, TypeVar
 
-from ._core._rng import SplitMix64
-from .errors import BrettError, IllegalMoveError, InvalidMoveError
+from ._checks import (
+    MAX_COUNT,
+    MAX_PERFT_DEPTH,
+    MAX_PLIES,
+    as_int,
+    optional_cap,
+    seed_value,
+)
+from ._core import CHANCE, TERMINAL
+from .errors import BrettError, EmptyStackError, IllegalMoveError, InvalidMoveError
 
-CHANCE = -1
-"""``current_player()`` at a chance node (OpenSpiel's kChancePlayerId)."""
-TERMINAL = -4
-"""``current_player()`` once the game is over (OpenSpiel's kTerminalPlayerId)."""
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+    from types import ModuleType
 
-G = TypeVar("G", bound="Game")
+    import numpy
+    import numpy.typing
+
+    from ._core._base import Core
+
+MoveT = TypeVar("MoveT")
+G = TypeVar("G", bound="Game[Any]")
+
+MORE = object()
+"""In :meth:`Game._step_options`: the action does not finish the move."""
 
 
 # --------------------------------------------------------------------- backends
-@dataclass(frozen=True)
-class CoreModules:
+class CoreModules(NamedTuple):
     """The twin core modules of one game and the one selected."""
 
     python: ModuleType
@@ -111,9 +109,41 @@ def core_backends() -> dict[str, str]:
     return {name: ("cython" if c.cython else "python") for name, c in sorted(_LOADED.items())}
 
 
+# ---------------------------------------------------------------------- registry
+class GameRegistry(Mapping[str, "type[Game[Any]]"]):
+    """``brett.GAMES``: every game by name, its class imported on first use."""
+
+    _CLASSES: ClassVar[dict[str, str]] = {
+        "reversi": "Reversi", "focus": "Focus", "phutball": "Phutball", "schuft": "Schuft"}
+
+    def __getitem__(self, name: str) -> type[Game[Any]]:
+        if not isinstance(name, str) or name not in self._CLASSES:
+            raise KeyError(name)
+        cls: type[Game[Any]] = getattr(importlib.import_module(f"brett.{name}"),
+                                       self._CLASSES[name])
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._CLASSES)
+
+    def __len__(self) -> int:
+        return len(self._CLASSES)
+
+    def __repr__(self) -> str:
+        return "brett.GAMES(" + ", ".join(self._CLASSES) + ")"
+
+    def lookup(self, name: Any, error: type[BrettError] = BrettError) -> type[Game[Any]]:
+        """The class of game ``name``, or ``error`` listing the known names."""
+        if not isinstance(name, str) or name not in self._CLASSES:
+            raise error(f"unknown game {name!r}: expected one of {', '.join(self._CLASSES)}")
+        return self[name]
+
+
+GAMES = GameRegistry()
+
+
 # ---------------------------------------------------------------------- results
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How a finished game ended.
 
     ``winners`` holds every winning player (two for a team, none for a draw);
@@ -141,8 +171,7 @@ class Outcome:
         return [1.0 if p in self.winners else -1.0 for p in range(num_players)]
 
 
-@dataclass(frozen=True)
-class PlayoutStats:
+class PlayoutStats(NamedTuple):
     """What :meth:`Game.random_playouts` counted."""
 
     games: int
@@ -153,62 +182,110 @@ class PlayoutStats:
 
 
 # ----------------------------------------------------------------- legal moves
-class LegalMoveView:
+class LegalMoveView(Generic[MoveT]):
     """The legal moves of a game, generated on demand (like python-chess).
 
     Iterate it, test ``move in view``, ``view.count()``, ``bool(view)``.  There is
     deliberately no ``len()``: it would generate the moves a second time.
+    Iteration streams: the moves are generated one by one on a private copy of
+    the position (a Phutball position can have millions of jump paths), so a
+    loop that stops early costs only what it read, and pushing moves while
+    iterating is safe.  While a move is half made through the integer layer
+    (:attr:`Game.pending_actions`) the view is empty.
     """
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[MoveT]) -> None:
         self._game = game
 
-    def __iter__(self) -> Iterator[Any]:
-        conv = self._game._move_from_core
-        return iter([conv(cm) for cm in self._game._core_moves()])
+    def __iter__(self) -> Iterator[MoveT]:
+        game = self._game
+        if game._pending:
+            return iter(())
+        return map(game._move_from_core, game._core.iter_moves())
 
     def __contains__(self, move: object) -> bool:
+        game = self._game
+        if game._pending:
+            return False
         try:
-            self._game._resolve(move)
+            cm, _ = game._resolve(move)
         except BrettError:
             return False
-        return True
+        return bool(game._core.is_legal(cm))
 
     def count(self) -> int:
-        return int(self._game._core_count())
+        """The number of legal moves (counted, not listed)."""
+        if self._game._pending:
+            return 0
+        return int(self._game._core.count())
 
     def __bool__(self) -> bool:
-        return self._game._core_count() > 0
+        return self.count() > 0
 
     def __repr__(self) -> str:
-        return f"<LegalMoveView ({', '.join(str(m) for m in self)})>"
+        shown = []
+        for i, move in enumerate(self):
+            if i == 20:
+                shown.append("...")
+                break
+            shown.append(str(move))
+        return f"<LegalMoveView ({', '.join(shown)})>"
 
 
 # ------------------------------------------------------------------------ base
-class Game:
-    """The Pythonic and the integer API shared by all brett games (a mixin)."""
+class Game(Generic[MoveT]):
+    """The Pythonic and the integer API shared by all brett games."""
 
     game_name: ClassVar[str] = ""
-    Move: ClassVar[type] = object
+    Move: ClassVar[Any] = object
+    """The game's move class."""
+    _move_types: ClassVar[tuple[type, ...]] = (object,)
+    """What ``push`` accepts besides notation (the Move class, chance outcomes)."""
     _cores: ClassVar[CoreModules]
     _core_class_name: ClassVar[str] = ""
-    _twin_cache: ClassVar[dict[str, type]] = {}
+    _core_class: ClassVar[type]
+    _public: ClassVar[type]
+    _twin_cache: ClassVar[dict[tuple[type, str], type]] = {}
+    has_chance: ClassVar[bool] = False
+    """True for games with chance nodes (Schuft's rolls)."""
+    multi_action: ClassVar[bool] = False
+    """True where a move may take several integer actions (Phutball, Schuft)."""
+    _canonicalize: ClassVar[bool] = False
+    """True where several step lists are one move and push records one of them."""
 
-    # The mixin's own attributes; everything else of the state lives in the core.
-    _stack: list[Any]
-    _root_state: Any
+    _core: Core
+    _root: Any
     _rng: random.Random
+    _pending: tuple[int, ...] = ()
+    _built: dict[int, tuple[Any, tuple[int, ...]]]
 
-    # ---- set-up helpers for subclasses
-    def _init_game(self, state: Any, seed: Optional[int]) -> None:
-        """Load ``state`` into the core and start an empty move stack."""
-        self._core_set_state(state)
-        self._root_state = state
-        self._stack = []
-        if not hasattr(self, "_rng"):
-            self._rng = random.Random(seed)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_cores" in cls.__dict__:  # a public game class: its core is the selected one
+            cls._core_class = getattr(cls._cores.selected, cls._core_class_name)
+            cls._public = cls
+
+    # ---- set-up (for the game modules)
+    def _setup(self, state: Any, rng: Optional[random.Random] = None) -> None:
+        """Load ``state`` into a new core; the move stack starts empty."""
+        core = self._core_class()
+        core.set_state(state)
+        self._core = core
+        self._root = state
+        self._rng = rng if rng is not None else random.Random()
+        self._pending = ()
+        self._built = {}
+
+    def _with_core(self: G, core: Core) -> G:
+        """A view of this game on another core (same options), e.g. a child position."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._core = core
+        new._pending = ()
+        new._built = {}
+        return new
 
     @classmethod
     def twin(cls: type[G], backend: str) -> type[G]:
@@ -216,18 +293,22 @@ class Game:
 
         The public class already runs on the fastest core available; the
         plain-Python twin is the readable reference the tests compare against.
+        The twin class is a subclass of the public class.
         """
         core_cls = getattr(cls._cores.get(backend), cls._core_class_name)
-        if issubclass(cls, core_cls):
+        if cls._core_class is core_cls:
             return cls
-        key = f"{cls.__module__}.{cls.__qualname__}:{backend}"
+        public: Any = cls._public
+        if public._core_class is core_cls:
+            return public  # type: ignore[no-any-return]
+        key = (public, backend)
         cached = Game._twin_cache.get(key)
         if cached is None:
-            api = cls.__bases__[0]
-            cached = type(cls.__name__, (api, core_cls), {
-                "__module__": cls.__module__,
-                "__qualname__": cls.__qualname__,
-                "__doc__": cls.__doc__,
+            cached = type(public.__name__, (public,), {
+                "_core_class": core_cls,
+                "__module__": public.__module__,
+                "__qualname__": public.__qualname__,
+                "__doc__": public.__doc__,
             })
             Game._twin_cache[key] = cached
         return cached  # type: ignore[return-value]
@@ -236,227 +317,454 @@ class Game:
     def backend(cls) -> str:
         """``"cython"`` or ``"python"``: the core this class runs on."""
         cy = cls._cores.cython
-        if cy is not None and issubclass(cls, getattr(cy, cls._core_class_name)):
+        if cy is not None and cls._core_class is getattr(cy, cls._core_class_name):
             return "cython"
         return "python"
 
-    # ---- what each game's mixin and core provide (declared for readers and mypy)
-    parse_move: Callable[[str], Any]
-    """Parse move notation into a ``Move``; :class:`InvalidMoveError` if malformed."""
-    _move_from_core: Callable[[Any], Any]
-    _core_from_move: Callable[[Any], Any]
-    position: Callable[[], str]
-    outcome: Callable[[], Optional[Outcome]]
-    num_players: Callable[[], int]
-    num_distinct_actions: Callable[[], int]
-    _core_set_state: Callable[[Any], None]
-    _core_get_state: Callable[[], Any]
-    _core_moves: Callable[[], list[Any]]
-    _core_count: Callable[[], int]
-    _core_is_legal: Callable[[Any], bool]
-    _core_push: Callable[[Any], None]
-    _core_pop: Callable[[], None]
-    _core_key: Callable[[], int]
-    _core_player: Callable[[], int]
-    _core_perft: Callable[[int, bool], int]
-    _core_playouts: Callable[[int, int, int], tuple[Any, int, int, int]]
-
+    # ---- hooks every game supplies (declared for readers and type checkers)
     if TYPE_CHECKING:
+        def parse_move(self, text: str) -> MoveT:
+            """Notation → a Move; :class:`InvalidMoveError` if malformed."""
+
+        def _move_from_core(self, cm: Any) -> MoveT: ...
+
+        def _core_from_move(self, move: Any) -> Any: ...
+
+        def position(self) -> str:
+            """The position string (the game's rules say its form)."""
+
         @classmethod
-        def from_position(cls, position: str) -> Any:
-            """Load a position string (each game defines it)."""
+        def from_position(cls: type[G], position: str) -> G:
+            """The game at a position string."""
+
+        def outcome(self) -> Optional[Outcome]:
+            """None while the game runs."""
+
+        def num_players(self) -> int: ...
+
+        def num_distinct_actions(self) -> int: ...
+
+        def piece_at(self, square: str) -> Any: ...
+
+        def piece_map(self) -> dict[str, Any]: ...
+
+        def observation_tensor_shape(self) -> tuple[int, ...]: ...
+
+        def _observation(self) -> list[float]: ...
 
     def _illegal_reason(self, move: Any) -> str:
         """Why a well-formed move is not legal here (games refine this)."""
         return "it is not a legal move in this position"
 
-    # ---- moves
-    @property
-    def legal_moves(self) -> LegalMoveView:
-        return LegalMoveView(self)
-
-    def _resolve(self, move: Any) -> tuple[Any, Any]:
-        """User input → (core move, canonical Move), or a typed error."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif not isinstance(move, self.Move):
-            raise InvalidMoveError(
-                f"{move!r} is not a {self.game_name} move: "
-                f"expected a {self.Move.__name__} or its notation as a string"
-            )
-        cm = self._core_from_move(move)
-        if not self._core_is_legal(cm):  # the core says False when the game is over
-            reason = ("the game is over" if self._core_player() == TERMINAL
-                      else self._illegal_reason(move))
-            raise IllegalMoveError(f"illegal move {str(move)!r}: {reason}")
+    def _canonical(self, cm: Any, move: Any) -> tuple[Any, Any]:
+        """The core move and Move that ``push`` records for a legal ``cm``."""
         return cm, move
 
-    def push(self, move: Any) -> Any:
-        """Play a move (a ``Move`` or its notation); returns the ``Move`` played.
+    def _action_of_core(self, cm: Any) -> int:
+        """The action of a core move (a chance outcome at a chance node)."""
+        return int(cm)
 
-        Raises :class:`InvalidMoveError` for malformed input and
+    def _core_of_action(self, action: int) -> Any:
+        """The core move of an action (single-action games and chance outcomes)."""
+        return action
+
+    def _step_options(self, pending: tuple[int, ...]) -> dict[int, Any]:
+        """Multi-action games: the legal actions after ``pending``, each mapped
+        to the core move it completes or to :data:`MORE`."""
+        return {self._action_of_core(cm): cm for cm in self._core.moves()}
+
+    def _step(self, pending: tuple[int, ...], action: int) -> Any:
+        """What ``action`` does after ``pending``: the core move it completes,
+        :data:`MORE`, or None if it is not legal (games may answer faster)."""
+        return self._step_options(pending).get(action)
+
+    def _actions_of(self, move: Any) -> tuple[int, ...]:
+        """The actions that make ``move`` from the current position."""
+        return (self._action_of_core(self._core_from_move(move)),)
+
+    def _partial_move(self, actions: tuple[int, ...]) -> MoveT:
+        """Multi-action games: the move (or the start of one) ``actions`` make."""
+        raise BrettError(f"{self.game_name}: no partial moves")
+
+    # ---- moves
+    @property
+    def legal_moves(self) -> LegalMoveView[MoveT]:
+        """The legal moves: a lazy view (iterate, ``in``, ``count()``, ``bool``)."""
+        return LegalMoveView(self)
+
+    def _coerce(self, move: Any) -> Any:
+        """Notation or a Move object → a Move object, or InvalidMoveError."""
+        if type(move) is str:
+            return self.parse_move(move)
+        if not isinstance(move, self._move_types):
+            raise InvalidMoveError(
+                f"{move!r} is not a {self.game_name} move: "
+                f"expected a {self.Move.__name__} or its notation as a string")
+        return move
+
+    def _resolve(self, move: Any) -> tuple[Any, Any]:
+        """User input → (core move, the Move to record); typed errors."""
+        move = self._coerce(move)
+        cm = self._core_from_move(move)
+        if self._canonicalize:
+            return self._canonical(cm, move)
+        return cm, move
+
+    def _refuse_pending(self, what: str, error: type[BrettError] = BrettError) -> None:
+        if self._pending:
+            raise error(
+                f"{what}: a move is half made through the integer layer "
+                f"(pending actions {list(self._pending)}); finish it with apply_action() "
+                f"or take the actions back with undo_action()")
+
+    def _illegal(self, move: Any) -> IllegalMoveError:
+        reason = ("the game is over" if self._core.player() == TERMINAL
+                  else self._illegal_reason(move))
+        return IllegalMoveError(f"illegal move {str(move)!r}: {reason}")
+
+    def push(self, move: MoveT | str) -> MoveT:
+        """Play a move (a Move or its notation); returns the Move played.
+
+        :class:`InvalidMoveError` for malformed input and
         :class:`IllegalMoveError` for a move not legal here; either way the
         state is unchanged.
         """
-        cm, move = self._resolve(move)
-        self._core_push(cm)
-        self._stack.append(move)
+        if self._pending:
+            self._coerce(move)  # garbage is still an InvalidMoveError
+            self._refuse_pending(f"cannot push {str(move)!r}", IllegalMoveError)
+        if type(move) is str:
+            move = self.parse_move(move)
+        elif not isinstance(move, self._move_types):
+            move = self._coerce(move)  # raises
+        cm = self._core_from_move(move)
+        if self._canonicalize:
+            cm, move = self._canonical(cm, move)
+        if not self._core.push(cm, move):
+            raise self._illegal(move)
+        return move  # type: ignore[return-value]
+
+    def pop(self) -> MoveT:
+        """Take back the last move and return it; :class:`EmptyStackError`
+        (an IndexError) if none was made."""
+        if self._pending:
+            self._refuse_pending("pop")
+        if not self._core.entries:
+            raise EmptyStackError("pop from an empty move stack")
+        move: MoveT = self._core.pop()
         return move
 
-    def pop(self) -> Any:
-        """Take back the last move and return it; ``IndexError`` if none was made."""
-        if not self._stack:
-            raise IndexError("pop from an empty move stack")
-        self._core_pop()
-        return self._stack.pop()
-
-    def peek(self) -> Any:
-        """The last move played; ``IndexError`` if none was made."""
-        if not self._stack:
-            raise IndexError("peek at an empty move stack")
-        return self._stack[-1]
+    def peek(self) -> MoveT:
+        """The last move played; :class:`EmptyStackError` if none was made."""
+        entries = self._core.entries
+        if not entries:
+            raise EmptyStackError("peek at an empty move stack")
+        move: MoveT = entries[-1]
+        return move
 
     @property
-    def move_stack(self) -> list[Any]:
-        """The moves played since the start position (a copy)."""
-        return list(self._stack)
+    def move_stack(self) -> list[MoveT]:
+        """The moves (and chance outcomes) played since the start position (a copy)."""
+        return list(self._core.entries)
+
+    @property
+    def pending_actions(self) -> tuple[int, ...]:
+        """The actions of a move half made through the integer layer (else empty)."""
+        return self._pending
+
+    @property
+    def pending_move(self) -> Optional[MoveT]:
+        """The move half made through the integer layer, as far as it goes (a
+        Phutball path so far, a Schuft turn so far); None when nothing is pending."""
+        return self._partial_move(self._pending) if self._pending else None
 
     def current_player(self) -> int:
         """The player to move; :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
-        return int(self._core_player())
+        return int(self._core.player())
 
     @property
     def turn(self) -> int:
         """The player to move (same as :meth:`current_player`)."""
-        return int(self._core_player())
+        return int(self._core.player())
 
     def is_over(self) -> bool:
-        return self._core_player() == TERMINAL
+        return bool(self._core.player() == TERMINAL)
 
     # ---- search helpers
     def perft(self, depth: int, count_finished: bool = False,
               executor: Optional[Executor] = None) -> int:
-        """The number of legal move sequences of exactly ``depth`` moves.
+        """The number of legal move sequences of exactly ``depth`` moves
+        (``depth`` from 0 to :data:`MAX_PERFT_DEPTH`; chance nodes use no depth).
 
         With ``count_finished=True`` a finished game counts as one leaf at every
         greater depth (Aart Bik's / OpenSpiel's convention).  With an
         ``executor`` (any :class:`concurrent.futures.Executor`: a process pool,
         a Dask or Ray client) the subtrees after each first move run as
-        separate tasks, each rebuilt from its position string.
+        separate tasks, each rebuilt from its position string.  The game is
+        never changed, and several threads may run perft on one game at once;
+        Ctrl-C stops a compiled search within milliseconds.
         """
         depth = _check_depth(depth)
-        if executor is None or depth < 2:
-            return int(self._core_perft(depth, bool(count_finished)))
-        cls = type(self)
-        futures = [executor.submit(_perft_task, cls.__module__, cls.__qualname__,
-                                   cls.backend(), position, depth - 1, bool(count_finished))
-                   for position in self._child_positions()]
-        return sum(f.result() for f in futures)
+        cf = bool(count_finished)
+        self._refuse_pending("perft")
+        if executor is None:
+            return int(self._core.perft(depth, cf))
+        tasks = []
+        total = 0
+        for position, sub in self._subtrees(depth):
+            if position is None:
+                total += sub
+            else:
+                tasks.append(executor.submit(_perft_task, self.game_name, type(self).backend(),
+                                             position, sub, cf))
+        return total + sum(int(f.result()) for f in tasks)
 
-    def _child_positions(self) -> list[str]:
-        """The position string after each legal move (for parallel perft)."""
-        positions = []
-        for cm in self._core_moves():
-            self._core_push(cm)
+    def _subtrees(self, depth: int) -> Iterator[tuple[Optional[str], int]]:
+        """(child position, remaining depth) per first move or chance outcome;
+        ``(None, count)`` where nothing is left to split."""
+        snap = self._core.clone(False)
+        player = snap.player()
+        if (depth < 2 and player != CHANCE) or player == TERMINAL:
+            yield None, int(snap.perft(depth, False) if player != TERMINAL or depth == 0
+                            else 0)
+            return
+        chance = player == CHANCE
+        items = [cm for cm, _ in snap.chance_moves()] if chance else snap.moves()
+        child = self._with_core(snap)
+        for cm in items:
+            snap.push(cm, None)
             try:
-                positions.append(self.position())
+                yield child.position(), depth if chance else depth - 1
             finally:
-                self._core_pop()
-        return positions
+                snap.pop()
 
-    def divide(self, depth: int, count_finished: bool = False) -> dict[Any, int]:
-        """perft(depth - 1) after each legal move: ``{move: count}``."""
-        depth = _check_depth(depth)
-        if depth == 0:
-            raise ValueError("divide needs depth >= 1")
-        result = {}
-        for cm in self._core_moves():
-            self._core_push(cm)
+    def divide(self, depth: int, count_finished: bool = False) -> dict[MoveT, int]:
+        """perft(depth - 1) after each legal move: ``{move: count}`` (at a chance
+        node ``{outcome: perft(depth)}``, since an outcome uses no depth)."""
+        return dict(self.divide_iter(depth, count_finished))
+
+    def divide_iter(self, depth: int, count_finished: bool = False) -> Iterator[tuple[MoveT, int]]:
+        """:meth:`divide` one first move at a time, as ``(move, count)`` pairs (a
+        long run can show its progress); the game is not changed."""
+        depth = _check_depth(depth, low=1)
+        self._refuse_pending("divide")
+        return self._divide(self._core.clone(False), depth, bool(count_finished))
+
+    def _divide(self, snap: Core, depth: int, cf: bool) -> Iterator[tuple[MoveT, int]]:
+        chance = snap.player() == CHANCE
+        items: Iterable[Any] = ([cm for cm, _ in snap.chance_moves()] if chance
+                                else snap.iter_moves())
+        for cm in items:
+            snap.push(cm, None)
             try:
-                result[self._move_from_core(cm)] = int(self._core_perft(depth - 1, count_finished))
+                count = int(snap.perft(depth if chance else depth - 1, cf))
             finally:
-                self._core_pop()
-        return result
+                snap.pop()
+            yield self._move_from_core(cm), count
+
+    def _rng_seed(self, seed: Any) -> int:
+        value = seed_value(seed)
+        return (self._rng.getrandbits(64) if value is None else value) & (2**64 - 1)
 
     def random_playout(self, seed: Optional[int] = None,
                        max_plies: Optional[int] = None) -> Optional[Outcome]:
-        """Play uniformly random legal moves onto this game (they go on the move
-        stack) until it ends or ``max_plies`` moves were made; return the outcome
-        (None if cut short).  The same seed plays the same game on both cores.
+        """Play uniformly random legal moves (and chance outcomes) onto this game
+        until it ends or ``max_plies`` moves were made; they go on the move
+        stack.  Returns the outcome (None if cut short).  The same seed plays
+        the same game on both cores and as :meth:`random_playouts` does.
+
+        Phutball draws a jump path step by step (a uniform choice among the
+        placements and jump directions, then among the further jumps and
+        *stop*), as its integer layer plays; a uniform choice over whole paths
+        would need them all counted.
         """
-        rng = SplitMix64(self._rng.getrandbits(64) if seed is None else seed)
-        plies = 0
-        while self._core_player() != TERMINAL and (max_plies is None or plies < max_plies):
-            moves = self._core_moves()
-            cm = moves[rng.below(len(moves))]
-            self._core_push(cm)
-            self._stack.append(self._move_from_core(cm))
-            plies += 1
+        cap = optional_cap(max_plies, low=0, error=BrettError)
+        rng = self._rng_seed(seed)
+        core = self._core
+        core.enter()
+        try:
+            self._refuse_pending("random_playout")
+            plies = 0
+            while True:
+                player = core.player()
+                if player == TERMINAL or 0 <= cap <= plies:
+                    break
+                cm, rng = core.random_move(rng)
+                core.push(cm, self._move_from_core(cm))
+                plies += player != CHANCE
+        finally:
+            core.leave()
         return self.outcome()
 
     def random_playouts(self, n: int, seed: Optional[int] = None,
-                        max_plies: Optional[int] = None) -> PlayoutStats:
-        """Run ``n`` random games from here inside the core (fast, no Python
-        objects per move); the state is unchanged.  Returns win/draw counts."""
-        if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
-        seed = self._rng.getrandbits(64) if seed is None else seed
-        cap = -1 if max_plies is None else int(max_plies)
-        wins, draws, unfinished, plies = self._core_playouts(int(n), seed & (2**64 - 1), cap)
-        return PlayoutStats(int(n), tuple(wins), draws, unfinished, plies)
+                        max_plies: Optional[int] = None,
+                        progress: Optional[Callable[[int], Any]] = None) -> PlayoutStats:
+        """Run ``n`` random games from here inside the core (no Python objects per
+        move; the game is unchanged) and count their results.  ``max_plies``
+        cuts each game (0 .. 2**31 - 1 moves; chance outcomes do not count).
+        ``progress``, if given, is called with the number of games done every
+        fraction of a second; the games are the same either way."""
+        count = as_int(n, "n", 0, MAX_COUNT)
+        cap = optional_cap(max_plies, low=0, error=BrettError)
+        rng = self._rng_seed(seed)
+        self._refuse_pending("random_playouts")
+        if progress is None:
+            wins, draws, unfinished, plies, _ = self._core.playouts(count, rng, cap)
+            return PlayoutStats(count, tuple(int(w) for w in wins), int(draws),
+                                int(unfinished), int(plies))
+        totals = [0] * (self.num_players() + 3)
+        done, chunk = 0, 16
+        while done < count:
+            k = min(chunk, count - done)
+            start = time.perf_counter()
+            wins, draws, unfinished, plies, rng = self._core.playouts(k, rng, cap)
+            for i, value in enumerate((*wins, draws, unfinished, plies)):
+                totals[i] += int(value)
+            done += k
+            progress(done)
+            if time.perf_counter() - start < 0.1:  # about 5 to 10 reports a second
+                chunk *= 2
+        *wins, draws, unfinished, plies = totals
+        return PlayoutStats(count, tuple(wins), draws, unfinished, plies)
 
-    # ---- integer (OpenSpiel-style) layer: by default an action is the core move
-    def legal_actions(self) -> list[int]:
-        """The legal actions as sorted ints."""
-        if self._core_player() == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        return sorted(self._core_moves())
-
-    def legal_actions_mask(self) -> Any:
-        """Which actions are legal, as a vector of length ``num_distinct_actions()``:
-        a numpy ``bool`` array when numpy is installed, else ``bytes`` of 0 and 1."""
-        mask = bytearray(self.num_distinct_actions())
-        for a in self.legal_actions():
-            mask[a] = 1
-        try:
-            import numpy
-        except ImportError:
-            return bytes(mask)
-        return numpy.frombuffer(bytes(mask), dtype=numpy.uint8).astype(bool)
-
-    def action_to_move(self, action: int) -> Any:
-        return self._move_from_core(self._check_action(action))
-
-    def move_to_action(self, move: Any) -> int:
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        return int(self._core_from_move(move))
-
+    # ---- integer (OpenSpiel-style) layer
     def _check_action(self, action: Any) -> int:
         """``action`` as a Python int (numpy integers welcome), or InvalidMoveError."""
-        try:
-            value = operator.index(action)
-        except TypeError:
-            value = -1
-        if isinstance(action, bool) or not 0 <= value < self.num_distinct_actions():
-            raise InvalidMoveError(
-                f"action {action!r} is not an int in 0..{self.num_distinct_actions() - 1}")
-        return value
+        if type(action) is int and 0 <= action < self.num_distinct_actions():
+            return action
+        return as_int(action, "action", 0, self.num_distinct_actions() - 1, InvalidMoveError)
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions as sorted ints (chance outcomes at a chance node)."""
+        core = self._core
+        player = core.player()
+        if player == TERMINAL:
+            return []
+        if player == CHANCE:
+            return sorted(self._action_of_core(cm) for cm, _ in core.chance_moves())
+        if self.multi_action:
+            return sorted(self._step_options(self._pending))
+        return sorted(self._action_of_core(cm) for cm in core.moves())
+
+    def legal_actions_mask(self) -> numpy.typing.NDArray[numpy.bool_]:
+        """Which actions are legal: a numpy ``bool`` array of length
+        :meth:`num_distinct_actions` (needs numpy: ``pip install brett[numpy]``)."""
+        numpy = _numpy()
+        mask = numpy.zeros(self.num_distinct_actions(), dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def observation_tensor(self) -> numpy.typing.NDArray[numpy.float32]:
+        """The position from the view of the player to move, as a ``float32``
+        numpy array of shape :meth:`observation_tensor_shape` (the game's guide
+        documents the planes).  Needs numpy (``pip install brett[numpy]``)."""
+        numpy = _numpy()
+        values = numpy.asarray(self._observation(), dtype=numpy.float32)
+        return values.reshape(self.observation_tensor_shape())
+
+    def action_to_move(self, action: int) -> MoveT:
+        """The move (or chance outcome) an action plays here.  In a game whose
+        moves take several actions, the move so far with this action added."""
+        a = self._check_action(action)
+        if (self.has_chance and self._core.player() == CHANCE) or not self.multi_action:
+            return self._move_from_core(self._core_of_action(a))
+        return self._partial_move((*self._pending, a))
+
+    def move_to_action(self, move: MoveT | str) -> int:
+        """The action of a move (for a move of several actions: its last one, from
+        the position before it, or the next one while a move is pending)."""
+        move = self._coerce(move)
+        if self.multi_action:
+            return self._action_of_move(move)
+        return self._action_of_core(self._core_from_move(move))
+
+    def _action_of_move(self, move: Any) -> int:
+        return self._action_of_core(self._core_from_move(move))
 
     def apply_action(self, action: int) -> None:
-        """Play an action; :class:`IllegalMoveError` if it is not legal (state unchanged)."""
-        self.push(self.action_to_move(action))
+        """Play one action; :class:`IllegalMoveError` if it is not legal here
+        (the state is unchanged).  Where a move takes several actions, the
+        move goes on the move stack with its last action."""
+        a = self._check_action(action)
+        core = self._core
+        if not self.multi_action or (self.has_chance and core.player() == CHANCE):
+            cm = self._core_of_action(a)
+            if not core.push(cm, self._move_from_core(cm)):
+                raise self._illegal_action(a)
+            return
+        core.enter()
+        try:
+            if core.player() == TERMINAL:
+                raise self._illegal_action(a)
+            pending = self._pending
+            done = self._step(pending, a)
+            if done is None:
+                raise self._illegal_action(a, sorted(self._step_options(pending)))
+            if done is MORE:
+                self._pending = (*pending, a)
+                return
+            cm, move = self._canonical(done, self._move_from_core(done))
+            if not core.push(cm, move):
+                raise self._illegal_action(a)
+            self._pending = ()
+            self._built[len(core.entries) - 1] = (move, (*pending, a))
+        finally:
+            core.leave()
+
+    def _illegal_action(self, action: int, legal: Optional[list[int]] = None) -> IllegalMoveError:
+        if self._core.player() == TERMINAL:
+            return IllegalMoveError(f"action {action}: the game is over")
+        text = f"action {action} is not legal here"
+        if legal is not None:
+            shown = ", ".join(map(str, legal[:30])) + (", ..." if len(legal) > 30 else "")
+            text += f" (legal: {shown})"
+        return IllegalMoveError(text)
 
     def undo_action(self) -> None:
-        """Take back the last action."""
-        self.pop()
+        """Take back one action: a pending action of a half-made move, else the
+        last move's last action (its other actions become pending again).
+        :class:`EmptyStackError` when there is nothing to take back."""
+        core = self._core
+        if not self.multi_action:
+            if not core.entries:
+                raise EmptyStackError("undo_action with nothing to undo")
+            core.pop()
+            return
+        core.enter()
+        try:
+            if self._pending:
+                self._pending = self._pending[:-1]
+                return
+            entries = core.entries
+            if not entries:
+                raise EmptyStackError("undo_action with nothing to undo")
+            last = entries[-1]
+            built = self._built.pop(len(entries) - 1, None)
+            core.pop()
+            actions = built[1] if built is not None and built[0] is last \
+                else self._actions_of(last)
+            self._pending = actions[:-1]
+        finally:
+            core.leave()
 
     def is_chance_node(self) -> bool:
-        return self._core_player() == CHANCE
+        return bool(self._core.player() == CHANCE)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``[(action, probability)]`` at a chance node, else ``[]``."""
-        return []
+        return [(self._action_of_core(cm), float(p)) for cm, p in self._core.chance_moves()]
+
+    def _sample_chance(self) -> Any:
+        """A chance outcome (core move) drawn from the game's seeded generator."""
+        outcomes = self._core.chance_moves()
+        if not outcomes:
+            raise IllegalMoveError("not a chance node: nothing to sample")
+        if len({p for _, p in outcomes}) == 1:
+            return outcomes[self._rng.randrange(len(outcomes))][0]
+        return self._rng.choices([cm for cm, _ in outcomes], [p for _, p in outcomes])[0]
+
+    def player_name(self, player: int) -> str:
+        """How the game names a player in text (``"Black (x)"``, ``"red (r)"``)."""
+        return f"player {player}"
 
     def returns(self) -> list[float]:
         """Per player: +1 win, -1 loss, 0 draw or not finished."""
@@ -468,26 +776,19 @@ class Game:
     # ---- identity, copies, pickling
     def copy(self: G, stack: bool = True) -> G:
         """An independent copy; with ``stack=False`` the copy starts at the
-        current position with an empty move stack."""
-        new = type(self).__new__(type(self))
+        current position with an empty move stack (pending actions are kept)."""
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
+        core = self._core.clone(bool(stack))
+        new._core = core
         if stack:
-            new._core_set_state(self._root_state)
-            new._stack = []
-            for move in self._stack:
-                new._replay(move)
+            new._built = dict(self._built)
         else:
-            new._root_state = self._core_get_state()
-            new._core_set_state(new._root_state)
-            new._stack = []
+            new._root = core.get_state()
+            new._built = {}
         return new
-
-    def _replay(self, move: Any) -> None:
-        """Re-apply a move already known legal (copies and unpickling)."""
-        self._core_push(self._core_from_move(move))
-        self._stack.append(move)
 
     def __copy__(self: G) -> G:
         return self.copy()
@@ -495,18 +796,17 @@ class Game:
     def __deepcopy__(self: G, memo: dict[int, Any]) -> G:
         return self.copy()
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        cls = type(self)
-        state = dict(self.__dict__)
-        return (_restore, (cls.__module__, cls.__qualname__, cls.backend()), state)
+    def start_position(self) -> str:
+        """The position string the move stack starts from."""
+        core = self._core_class()
+        core.set_state(self._root)
+        return self._with_core(core).position()
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        stack = state.pop("_stack")
-        self.__dict__.update(state)
-        self._core_set_state(self._root_state)
-        self._stack = []
-        for move in stack:
-            self._replay(move)
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Public state only: a pickle loads on either core and on later versions.
+        return (_restore, (self.game_name, type(self).backend(), self.start_position(),
+                           [str(m) for m in self._core.entries], list(self._pending),
+                           self._rng.getstate()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game) or other.game_name != self.game_name:
@@ -514,7 +814,8 @@ class Game:
         return self.position() == other.position()
 
     def __hash__(self) -> int:
-        return int(self._core_key())
+        key = int(self._core.key())
+        return hash((key, self._pending)) if self._pending else key
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_position({self.position()!r})"
@@ -526,37 +827,57 @@ class Game:
         return svg(self)
 
 
-def _restore(module: str, qualname: str, backend: str) -> Game:
-    cls = getattr(importlib.import_module(module), qualname)
-    # Pickled where the extension existed, loaded where it does not: use the fallback.
-    with contextlib.suppress(BrettError):
-        cls = cls.twin(backend)
-    game: Game = cls.__new__(cls)
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError("this needs numpy: pip install 'brett[numpy]'") from None
+    return numpy
+
+
+def _restore(name: str, backend: str, start: str, moves: list[str], pending: list[int],
+             rng_state: Any) -> Game[Any]:
+    """Rebuild a pickled game (module level, so pickle finds it)."""
+    game = _class_for(name, backend).from_position(start)
+    for move in moves:
+        game.push(move)
+    for action in pending:
+        game.apply_action(action)
+    game._rng.setstate(rng_state)
     return game
 
 
-def _perft_task(module: str, qualname: str, backend: str, position: str,
-                depth: int, count_finished: bool) -> int:
+def _perft_task(name: str, backend: str, position: str, depth: int, count_finished: bool) -> int:
     """One subtree of a parallel perft; a module-level function so it pickles."""
-    cls = _restore(module, qualname, backend).__class__
-    return int(cls.from_position(position).perft(depth, count_finished))
+    return int(_class_for(name, backend).from_position(position).perft(depth, count_finished))
 
 
-def _check_depth(depth: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"depth must be an int >= 0, not {depth!r}")
-    return depth
+def _class_for(name: str, backend: str) -> type[Game[Any]]:
+    """The game's class on ``backend``, or on the core this installation has
+    (a pickle or task made where the compiled core existed, run where it does not)."""
+    cls = GAMES[name]
+    try:
+        return cls.twin(backend)
+    except BrettError:
+        return cls
+
+
+def _check_depth(depth: Any, low: int = 0) -> int:
+    return as_int(depth, "depth", low, MAX_PERFT_DEPTH)
 
 
 __all__ = [
     "CHANCE",
+    "GAMES",
+    "MAX_PERFT_DEPTH",
+    "MAX_PLIES",
     "TERMINAL",
     "CoreModules",
     "Game",
+    "GameRegistry",
     "LegalMoveView",
     "Outcome",
     "PlayoutStats",
     "core_backends",
     "load_cores",
 ]
-

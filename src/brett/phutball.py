@@ -1,6 +1,6 @@
 """Phutball (Philosopher's Football, J. H. Conway): placements and jump paths.
 
-Rules: ``rules/phutball.md`` (P1–P8).  Two API layers on one object:
+Rules: docs/rules/phutball.md (P1–P8).  Two API layers on one object:
 
 **Pythonic.**  A move is a :class:`PhutballMove`: a placement ``h11`` or a ball
 move ``h10-h12-k12`` (the ball's point, then every landing point; ``h20`` on a
@@ -16,28 +16,38 @@ move of its own (P4), so ``legal_moves`` lists each path separately.
   ``N, NE, E, SE, S, SW, W, NW``;
 * ``columns*rows + 8``: *stop*, ending a ball move after at least one jump.
 
-A ball move is played step by step.  After a jump the game is *mid-move*: the
-same player is to move and only further jumps and *stop* are legal (a jump
-beyond a goal line ends the move by itself).  The move in progress is already
-on :attr:`move_stack` as the path so far (itself a legal move, P4) and grows
-with each jump; *stop* only closes it, so a finished step sequence is ONE path
-move on the stack.  :meth:`undo_action` takes back one action: a jump, the
-*stop* (re-opening the path), or a placement.  :meth:`pop` takes back the
-whole last move, open or not; :meth:`push` is refused while a move is open.
+A ball move is played step by step.  After a jump the move is *pending*
+(:attr:`pending_actions`): the same player is to move and only further jumps
+and *stop* are legal (a jump beyond a goal line ends the move by itself).  The
+board shown (``piece_map``, ``ball``, the text board, the position string with
+its ``jump:`` field, the observation) is the board after the jumps so far;
+*stop* puts the whole path on :attr:`move_stack` as ONE move.
+:meth:`undo_action` takes back one action: a jump, or the last action of the
+last move (a placement, the *stop* of a path, re-opening it, or the final jump
+beyond a goal line).  :meth:`push` and :meth:`pop` are refused while a move is
+pending.
+
+A position can have very many jump paths (hundreds of thousands after a long
+game on 15×19): ``legal_moves.count()`` counts them without listing them,
+iterating ``legal_moves`` streams them one by one, and ``random_playout`` and
+the integer layer choose a path step by step.  Avoid ``list(legal_moves)`` or
+``divide`` on such positions.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
+import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from ._core._rng import SplitMix64
+from ._checks import MAX_PLIES, digits, option_int, optional_cap, seed_value, text_field
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import TERMINAL, Game, LegalMoveView, Outcome, load_cores
+from .game import MORE, Game, Outcome, load_cores
+
+if TYPE_CHECKING:
+    import argparse
 
 _cores = load_cores("phutball")
 
@@ -45,9 +55,9 @@ LETTERS = "abcdefghjklmnopqrstuvwxyz"
 """Column letters, like Go: no ``i``."""
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _DIRS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-_POINT = re.compile(r"([a-hj-z])(\d{1,2})")
-_SIZE = re.compile(r"(\d{1,2})x(\d{1,2})")
-_PLIES = re.compile(r"plies:(\d+)/(\d+)")
+_POINT = re.compile(r"([a-hj-z])([0-9]{1,2})")
+_SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})")
+_PLIES = re.compile(r"plies:([0-9]{1,10})/([0-9]{1,10})")
 _DEFAULT = (15, 19)
 
 # _core_status codes (see the core's docstring)
@@ -85,8 +95,7 @@ class PhutballMove:
     @classmethod
     def parse(cls, text: str) -> PhutballMove:
         """Parse ``h11`` or ``h10-h12-k12`` (case-insensitive); InvalidMoveError if malformed."""
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not Phutball notation: expected a string")
+        text_field(text, "Phutball notation", limit=5000, error=InvalidMoveError)
         s = text.strip()
         if not s:
             raise InvalidMoveError(f"{text!r} is not a move: empty notation")
@@ -117,50 +126,58 @@ def _letter(col: int) -> str:
     return LETTERS[col]
 
 
-def _check_size(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 5 <= value <= 25:
-        raise InvalidPositionError(f"{name}={value!r}: expected an int from 5 to 25")
-    return value
+def _direction(cols: int, a: int, b: int) -> int:
+    """The direction index from cell ``a`` to cell ``b`` (two or more points apart
+    on a line), or -1."""
+    dc, dr = b % cols - a % cols, b // cols - a // cols
+    dist = max(abs(dc), abs(dr))
+    if dist < 2 or (dc and dr and abs(dc) != abs(dr)):
+        return -1
+    return _DIRS.index((dc // dist, dr // dist))
 
 
-class _PhutballAPI(Game):
-    """Everything Python-level of :class:`Phutball` (the core holds the state)."""
+class Phutball(Game[PhutballMove]):
+    """Conway's Philosopher's Football on a ``columns × rows`` board:
+    ``Phutball(columns=15, rows=19, ball=None, max_plies=None, seed=None)``.
+
+    >>> game = Phutball()
+    >>> game.push("h11")
+    PhutballMove(('h11',))
+    >>> game.push("h10-h12")
+    PhutballMove(('h10', 'h12'))
+    >>> game.ball, game.turn, game.piece_at("h12")
+    ('h12', 0, 'ball')
+    >>> Phutball().perft(2)
+    80380
+    """
 
     game_name = "phutball"
     Move = PhutballMove
+    _move_types = (PhutballMove,)
     _cores = _cores
     _core_class_name = "PhutballCore"
+    multi_action = True
 
     _cols: int
     _rows: int
-    _open: bool
-    _core_status: Callable[[], int]
-    _core_jump_target: Callable[[int], int]
 
     def __init__(self, columns: int = 15, rows: int = 19, ball: Optional[str] = None,
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> None:
-        cols = _check_size("columns", columns)
-        nrows = _check_size("rows", rows)
-        if max_plies is None:
-            cap = -1
-        elif isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-            raise InvalidPositionError(f"max_plies={max_plies!r}: expected None or an int >= 1")
-        else:
-            cap = max_plies
+        cols = option_int(columns, "columns", 5, 25)
+        nrows = option_int(rows, "rows", 5, 25)
+        cap = optional_cap(max_plies)
         self._cols, self._rows = cols, nrows
         if ball is None:
             cell = ((nrows + 1) // 2) * cols + (cols + 1) // 2 - 1
         else:
-            if not isinstance(ball, str):
-                raise InvalidPositionError(f"ball={ball!r}: expected a point name like 'h10'")
             cell = self._cell_of(ball, InvalidPositionError, "ball")
             row = cell // cols
             if not 2 <= row <= nrows - 1:
                 raise InvalidPositionError(
                     f"ball={ball!r}: the ball must start off the goal lines "
                     f"(rows 2 to {nrows - 1})")
-        self._open = False
-        self._init_game((cols, nrows, (), cell, 0, 0, cap), seed)
+        rng = random.Random(seed_value(seed, error=InvalidPositionError))
+        self._setup((cols, nrows, (), cell, 0, 0, cap), rng)
 
     # ------------------------------------------------------------ options and points
     @property
@@ -173,7 +190,7 @@ class _PhutballAPI(Game):
 
     @property
     def max_plies(self) -> Optional[int]:
-        cap = self._root_state[6]
+        cap = self._root[6]
         return None if cap < 0 else int(cap)
 
     def num_players(self) -> int:
@@ -182,9 +199,9 @@ class _PhutballAPI(Game):
     def _name(self, cell: int) -> str:
         return f"{_letter(cell % self._cols)}{cell // self._cols}"
 
-    def _cell_of(self, name: str, error: type[BrettError] = IllegalMoveError,
+    def _cell_of(self, name: Any, error: type[BrettError] = IllegalMoveError,
                  what: str = "point", beyond: bool = False) -> int:
-        m = _POINT.fullmatch(name.lower())
+        m = _POINT.fullmatch(name.lower()) if isinstance(name, str) and len(name) < 8 else None
         if not m:
             raise error(f"{what} {name!r} is not a point name like 'h10'")
         col = LETTERS.index(m.group(1))
@@ -193,6 +210,51 @@ class _PhutballAPI(Game):
         if col >= self._cols or not low <= row <= high:
             raise error(f"{what} {name!r} is not on this {self._cols}x{self._rows} board")
         return row * self._cols + col
+
+    @property
+    def points(self) -> list[str]:
+        """Every point of the board (rows 1 to ``rows``, row by row from the bottom)."""
+        return [self._name(c) for c in range(self._cols, (self._rows + 1) * self._cols)]
+
+    # ------------------------------------------------------------ the board shown
+    def _shown(self) -> tuple[Any, ...]:
+        """The core state, with a pending ball move's jumps made (men removed,
+        the ball on its last landing; side and ply still those of the mover)."""
+        state = self._core.get_state()
+        if not self._pending:
+            return tuple(state)
+        snap = self._core.clone(False)
+        snap.push(self._pending_path(), None)
+        cols, rows, men, ball, _, _, _ = snap.get_state()
+        return (cols, rows, men, ball, *state[4:])
+
+    def _walk(self, actions: tuple[int, ...]) -> Any:
+        """The core's walk of the ball along jump actions (see ``jumps_after``)."""
+        n = self._cols * self._rows
+        return self._core.jumps_after(tuple(a - n for a in actions))  # type: ignore[attr-defined]
+
+    def _pending_path(self) -> tuple[int, ...]:
+        walk = self._walk(self._pending)
+        assert walk is not None
+        return (self._core.get_state()[3], *walk[0])
+
+    @property
+    def ball(self) -> str:
+        """The ball's point (``h20`` style beyond the top goal line, ``h0`` below row 1)."""
+        return self._name(self._shown()[3])
+
+    def piece_at(self, square: str) -> Optional[str]:
+        """``"man"``, ``"ball"`` or None for a point (``h20`` / ``h0``: beyond a goal line)."""
+        cell = self._cell_of(square, InvalidMoveError, "point", beyond=True)
+        _, _, men, ball = self._shown()[:4]
+        return "ball" if cell == ball else "man" if cell in men else None
+
+    def piece_map(self) -> dict[str, str]:
+        """``{point: "man" or "ball"}`` for every man and the ball."""
+        _, _, men, ball = self._shown()[:4]
+        pieces = {self._name(c): "man" for c in men}
+        pieces[self._name(ball)] = "ball"
+        return pieces
 
     # ------------------------------------------------------------ moves
     def parse_move(self, text: str) -> PhutballMove:
@@ -213,70 +275,22 @@ class _PhutballAPI(Game):
 
     def _illegal_reason(self, move: Any) -> str:
         pts = move.points
+        ball = self._core.get_state()[3]
         if len(pts) == 1:
             cell = self._core_from_move(move)
-            if cell == self._ball_cell():
+            if cell == ball:
                 return f"the ball is on {pts[0]}"
             return f"{pts[0]} already holds a man"
         cells = self._core_from_move(move)
-        if cells[0] != self._ball_cell():
-            return f"the ball is on {self._name(self._ball_cell())}, not on {pts[0]}"
+        if cells[0] != ball:
+            return f"the ball is on {self._name(ball)}, not on {pts[0]}"
         return "not every step is a jump over men to the first empty point beyond them " \
                "(or the path goes on after leaving the board)"
 
-    def _ball_cell(self) -> int:
-        return int(self._core_get_state()[3])
-
-    @property
-    def ball(self) -> str:
-        """The ball's point (``h20`` style beyond the top goal line, ``h0`` below row 1)."""
-        return self._name(self._ball_cell())
-
-    # ------------------------------------------------------------ game flow (mid-move aware)
-    @property
-    def legal_moves(self) -> LegalMoveView:
-        """The legal whole moves; empty while a ball move is open (integer layer)."""
-        return _PhutballMoveView(self)
-
-    def push(self, move: Any) -> Any:
-        if self._open:
-            # Check the input first so that garbage is still an InvalidMoveError.
-            if isinstance(move, str):
-                self.parse_move(move)
-            raise IllegalMoveError(
-                f"illegal move {str(move)!r}: the ball move {self._stack[-1]} is still open; "
-                "apply jump or stop actions, or pop() it")
-        return super().push(move)
-
-    def pop(self) -> Any:
-        move = super().pop()
-        self._open = False
-        return move
-
-    def current_player(self) -> int:
-        if self._open:
-            return int(self._core_player_open())
-        return int(self._core_player())
-
-    @property
-    def turn(self) -> int:
-        return self.current_player()
-
-    def is_over(self) -> bool:
-        return not self._open and self._core_player() == TERMINAL
-
-    def _core_player_open(self) -> int:
-        return int(self._core_get_state()[4]) ^ 1
-
-    @property
-    def in_jump(self) -> bool:
-        """True while a ball move is open in the step-by-step (integer) mode."""
-        return self._open
-
     def outcome(self) -> Optional[Outcome]:
-        if self._open:
+        if self._pending:
             return None
-        status = self._core_status()
+        status = self._core.status()  # type: ignore[attr-defined]
         if status == _RUNNING:
             return None
         if status == _TOP:
@@ -285,50 +299,8 @@ class _PhutballAPI(Game):
             return Outcome((1,), (), "the ball reached row 1 or beyond")
         if status == _CAP:
             return Outcome((), (), f"the ply cap of {self.max_plies} was reached")
-        loser = self._core_get_state()[4]
+        loser = self._core.get_state()[4]
         return Outcome((loser ^ 1,), (), f"player {loser} has no legal move")
-
-    def _refuse_open(self, what: str) -> None:
-        if self._open:
-            raise BrettError(f"{what}: the ball move {self._stack[-1]} is still open; "
-                             "stop it or pop() it first")
-
-    def perft(self, depth: int, count_finished: bool = False, executor: Any = None) -> int:
-        self._refuse_open("perft")
-        return super().perft(depth, count_finished, executor)
-
-    def divide(self, depth: int, count_finished: bool = False) -> dict[Any, int]:
-        self._refuse_open("divide")
-        return super().divide(depth, count_finished)
-
-    def random_playout(self, seed: Optional[int] = None,
-                       max_plies: Optional[int] = None) -> Optional[Outcome]:
-        """Play random moves onto this game (they go on the move stack) until it
-        ends or ``max_plies`` moves were made; return the outcome (None if cut short).
-
-        A random move is drawn as the integer layer plays it: a uniform choice
-        among :meth:`legal_actions` (placements and jump directions), then, while
-        a ball move is open, among the next jumps and *stop*.  (Uniform over
-        whole paths would need all paths counted, and their number can grow
-        exponentially.)  The same seed plays the same game on both cores and in
-        :meth:`random_playouts`.
-        """
-        self._refuse_open("random_playout")
-        rng = SplitMix64(self._rng.getrandbits(64) if seed is None else seed)
-        plies = 0
-        while not self.is_over() and (max_plies is None or plies < max_plies):
-            while True:
-                actions = self.legal_actions()
-                self.apply_action(actions[rng.below(len(actions))])
-                if not self._open:
-                    break
-            plies += 1
-        return self.outcome()
-
-    def random_playouts(self, n: int, seed: Optional[int] = None,
-                        max_plies: Optional[int] = None) -> Any:
-        self._refuse_open("random_playouts")
-        return super().random_playouts(n, seed, max_plies)
 
     # ------------------------------------------------------------ integer layer
     def num_distinct_actions(self) -> int:
@@ -338,154 +310,101 @@ class _PhutballAPI(Game):
     def stop_action(self) -> int:
         return self._cols * self._rows + 8
 
-    def legal_actions(self) -> list[int]:
+    def _step_options(self, pending: tuple[int, ...]) -> dict[int, Any]:
+        """Placements (not while a ball move is pending), jumps, and *stop*."""
         n = self._cols * self._rows
-        jumps = [n + d for d in range(8) if self._core_jump_target(d) >= 0]
-        if self._open:
-            return [*jumps, n + 8]
-        if self._core_player() == TERMINAL:
-            return []
-        cols = self._cols
-        ball = self._ball_cell()
-        state = self._core_get_state()
-        men = set(state[2])
-        places = [c - cols for c in range(cols, (self._rows + 1) * cols)
-                  if c not in men and c != ball]
-        return places + jumps
+        options: dict[int, Any] = {}
+        walk = self._walk(pending)
+        if walk is None:
+            return options
+        ball = self._core.get_state()[3]
+        path = (ball, *walk[0])
+        if not pending:
+            cols, rows, men = self._cols, self._rows, set(self._core.get_state()[2])
+            for c in range(cols, (rows + 1) * cols):
+                if c not in men and c != ball:
+                    options[c - cols] = c
+        for d, land in enumerate(walk[1]):
+            if land >= 0:
+                beyond = land // self._cols in (0, self._rows + 1)
+                options[n + d] = (*path, land) if beyond else MORE
+        if pending:
+            options[n + 8] = path
+        return options
 
-    def action_to_move(self, action: int) -> PhutballMove:
-        """The move an action makes: a placement, the path grown by one jump, or
-        (for *stop*) the open path; IllegalMoveError if the action is not legal."""
-        self._check_action(action)
+    def _step(self, pending: tuple[int, ...], action: int) -> Any:
         n = self._cols * self._rows
         if action < n:
-            return self._move_from_core(action + self._cols)
-        if action == n + 8:
-            if not self._open:
-                raise IllegalMoveError(f"action {action} (stop): no ball move is open")
-            return self._stack[-1]  # type: ignore[no-any-return]
-        d = action - n
-        land = self._core_jump_target(d)
-        if land < 0:
-            raise IllegalMoveError(
-                f"action {action} (jump {DIRECTION_NAMES[d]}): no jump that way from "
-                f"{self._name(self._ball_cell())}")
-        if self._open:
-            return PhutballMove((*self._stack[-1].points, self._name(land)))
-        return PhutballMove((self._name(self._ball_cell()), self._name(land)))
+            cell = action + self._cols
+            return cell if not pending and self._core.is_legal(cell) else None
+        return self._step_options(pending).get(action)
 
-    def move_to_action(self, move: Any) -> int:
-        """The action for a placement, for a one-jump path from the ball, for the
-        open path grown by one jump, or *stop* for the open path itself."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if not isinstance(move, PhutballMove):
-            raise InvalidMoveError(f"{move!r} is not a PhutballMove or its notation")
+    def _actions_of(self, move: PhutballMove) -> tuple[int, ...]:
+        cm = self._core_from_move(move)
         n = self._cols * self._rows
-        if move.is_placement:
-            return int(self._core_from_move(move)) - self._cols
-        cells = self._core_from_move(move)
-        if self._open:
-            open_cells = self._core_from_move(self._stack[-1])
-            if cells == open_cells:
-                return n + 8
-            prefix, start = open_cells, cells[-2]
-        else:
-            prefix, start = cells[:1], cells[0]
-        if cells[:-1] != prefix or len(cells) != len(prefix) + 1:
+        if isinstance(cm, int):
+            return (cm - self._cols,)
+        dirs = tuple(n + _direction(self._cols, a, b) for a, b in itertools.pairwise(cm))
+        beyond = cm[-1] // self._cols in (0, self._rows + 1)
+        return dirs if beyond else (*dirs, n + 8)
+
+    def _partial_move(self, actions: tuple[int, ...]) -> PhutballMove:
+        """A placement, the path grown by a jump, or (for *stop*) the path so far."""
+        n = self._cols * self._rows
+        *pending, action = actions
+        options = self._step_options(tuple(pending))
+        if action not in options:
+            what = ("placement" if action < n else "stop" if action == n + 8
+                    else f"jump {DIRECTION_NAMES[action - n]}")
+            raise IllegalMoveError(f"action {action} ({what}) is not legal here")
+        done = options[action]
+        if done is MORE:
+            walk = self._walk((*pending, action))
+            return self._move_from_core((self._core.get_state()[3], *walk[0]))
+        return self._move_from_core(done)
+
+    def _action_of_move(self, move: PhutballMove) -> int:
+        cm = self._core_from_move(move)
+        n = self._cols * self._rows
+        if isinstance(cm, int):
+            return cm - self._cols
+        prefix = self._pending_path() if self._pending else (cm[0],)
+        if self._pending and tuple(cm) == prefix:
+            return n + 8  # the path so far: stop here (what action_to_move(stop) shows)
+        if tuple(cm[:len(prefix)]) != prefix or len(cm) != len(prefix) + 1:
             raise IllegalMoveError(
                 f"{move} is not one step from here: a path of several jumps is several actions")
-        d = self._direction(start, cells[-1])
+        d = _direction(self._cols, cm[-2], cm[-1])
         if d < 0:
             raise IllegalMoveError(f"{move}: its last step is not along one of the 8 directions")
         return n + d
 
-    def observation_tensor(self) -> Any:
-        """The position as 4 planes of ``(rows + 2) × columns`` 0/1 values.
+    # ------------------------------------------------------------ observation
+    def observation_tensor_shape(self) -> tuple[int, int, int]:
+        """``(4, rows + 2, columns)``: plane 0 the men, plane 1 the ball, plane 2
+        all ones when player 1 is to move, plane 3 all ones while a ball move is
+        pending.  Row index ``r`` is board row ``r``: index 0 and ``rows + 1``
+        are the points beyond the goal lines (only the ball can be there)."""
+        return (4, self._rows + 2, self._cols)
 
-        Plane 0 the men, plane 1 the ball, plane 2 all ones when player 1 is to
-        move, plane 3 all ones while a ball move is open.  Row index ``r`` is
-        board row ``r``: index 0 and ``rows + 1`` are the points beyond the goal
-        lines (only the ball can be there).  A float32 numpy array of shape
-        ``(4, rows + 2, columns)`` if numpy is installed, else the same as
-        nested lists.
-        """
-        cols, rows, men, ball = self._core_get_state()[:4]
-        height = rows + 2
-        planes = [[[0.0] * cols for _ in range(height)] for _ in range(4)]
+    def _observation(self) -> list[float]:
+        cols, rows, men, ball = self._shown()[:4]
+        size = (rows + 2) * cols
+        values = [0.0] * (4 * size)
         for c in men:
-            planes[0][c // cols][c % cols] = 1.0
-        planes[1][ball // cols][ball % cols] = 1.0
-        for plane, on in ((2, self.current_player() == 1), (3, self._open)):
-            if on:
-                planes[plane] = [[1.0] * cols for _ in range(height)]
-        try:
-            import numpy
-        except ImportError:
-            return planes
-        return numpy.asarray(planes, dtype=numpy.float32)
-
-    def _direction(self, a: int, b: int) -> int:
-        cols = self._cols
-        dc, dr = b % cols - a % cols, b // cols - a // cols
-        dist = max(abs(dc), abs(dr))
-        if dist < 2 or (dc and dr and abs(dc) != abs(dr)):
-            return -1
-        return _DIRS.index((dc // dist, dr // dist))
-
-    def apply_action(self, action: int) -> None:
-        """Play one action (placement, jump or stop); IllegalMoveError if not legal
-        here, state unchanged."""
-        self._check_action(action)
-        n = self._cols * self._rows
-        if not self._open and self._core_player() == TERMINAL:
-            raise IllegalMoveError(f"action {action}: the game is over")
-        if action < n:
-            if self._open:
-                raise IllegalMoveError(
-                    f"action {action} (placement): the ball move {self._stack[-1]} is open; "
-                    "only jumps and stop are legal")
-            self.push(self.action_to_move(action))
-            return
-        if action == n + 8:
-            self.action_to_move(action)  # raises if nothing is open
-            self._open = False
-            return
-        move = self.action_to_move(action)
-        if self._open:
-            self._core_pop()
-            self._stack.pop()
-        cm = self._core_from_move(move)
-        self._core_push(cm)
-        self._stack.append(move)
-        self._open = cm[-1] // self._cols not in (0, self._rows + 1)
-
-    def undo_action(self) -> None:
-        """Take back one action: a jump (the last landing), a *stop* (re-opening
-        the path), or a placement.  IndexError if nothing was played."""
-        if not self._stack:
-            raise IndexError("undo_action with an empty move stack")
-        last = self._stack[-1]
-        beyond = last.is_jump and \
-            self._core_from_move(last)[-1] // self._cols in (0, self._rows + 1)
-        if last.is_jump and not self._open and not beyond:
-            self._open = True  # undo the stop: the core state is the same
-            return
-        self.pop()
-        if last.is_jump and len(last.points) > 2:
-            shorter = PhutballMove(last.points[:-1])
-            self._core_push(self._core_from_move(shorter))
-            self._stack.append(shorter)
-            self._open = True
+            values[c] = 1.0
+        values[size + ball] = 1.0
+        if self.current_player() == 1:
+            values[2 * size:3 * size] = [1.0] * size
+        if self._pending:
+            values[3 * size:] = [1.0] * size
+        return values
 
     # ------------------------------------------------------------ position strings
     def position(self) -> str:
         """The position string (P7); see docs/phutball.md for the optional fields."""
-        cols, rows, men, ball, side, ply, cap = self._core_get_state()
+        cols, rows, men, ball, side, ply, cap = self._shown()
         menset = set(men)
-        if self._open:
-            side ^= 1
-            ply -= 1
 
         def row_text(r: int) -> str:
             out, run = [], 0
@@ -511,15 +430,14 @@ class _PhutballAPI(Game):
             parts.append(f"{cols}x{rows}")
         if cap >= 0:
             parts.append(f"plies:{ply}/{cap}")
-        if self._open:
-            parts.append(f"jump:{self._stack[-1]}")
+        if self._pending:
+            parts.append(f"jump:{self._move_from_core(self._pending_path())}")
         return " ".join(parts)
 
     @classmethod
-    def from_position(cls, position: str) -> Any:
+    def from_position(cls, position: str) -> Phutball:
         """The game at a position string (P7); InvalidPositionError if malformed."""
-        if not isinstance(position, str):
-            raise InvalidPositionError(f"{position!r} is not a position string")
+        text_field(position, "a Phutball position", limit=8000)
         tokens = position.split()
         if len(tokens) < 2:
             raise InvalidPositionError(
@@ -532,70 +450,81 @@ class _PhutballAPI(Game):
         order = 0
         for tok in extra:
             if (m := _SIZE.fullmatch(tok)) and order < 1:
-                cols = _check_size("columns", int(m.group(1)))
-                rows = _check_size("rows", int(m.group(2)))
+                cols = option_int(int(m.group(1)), "columns", 5, 25)
+                rows = option_int(int(m.group(2)), "rows", 5, 25)
                 if (cols, rows) == _DEFAULT:
                     raise InvalidPositionError(
                         f"{position!r}: the size 15x19 is the default and is not written")
                 order = 1
             elif (m := _PLIES.fullmatch(tok)) and order < 2:
-                ply, cap = int(m.group(1)), int(m.group(2))
-                if cap < 1 or ply > cap:
-                    raise InvalidPositionError(
-                        f"{position!r}: {tok!r} needs a cap >= 1 and plies <= cap")
+                ply = digits(m.group(1), f"{position!r}: plies", MAX_PLIES)
+                cap = digits(m.group(2), f"{position!r}: cap", MAX_PLIES, low=1)
+                if ply > cap:
+                    raise InvalidPositionError(f"{position!r}: {tok!r} needs plies <= cap")
                 order = 2
             elif tok.startswith("jump:") and order < 3:
                 jump = tok[5:]
                 order = 3
             else:
                 raise InvalidPositionError(
-                    f"{position!r}: unexpected field {tok!r} (expected COLSxROWS, "
+                    f"{position!r}: unexpected field {tok[:40]!r} (expected COLSxROWS, "
                     "plies:N/CAP, jump:PATH in this order)")
         men, ball = cls._parse_board(position, board, cols, rows)
         side = int(side_t)
         game = cls.__new__(cls)
         game._cols, game._rows = cols, rows
-        game._open = False
-        path_cells: Optional[tuple[int, ...]] = None
+        dirs: tuple[int, ...] = ()
         if jump is not None:
-            try:
-                move = PhutballMove.parse(jump)
-                if not move.is_jump:
-                    raise InvalidMoveError("not a path")
-                path_cells = game._core_from_move(move)
-            except BrettError as exc:
-                raise InvalidPositionError(
-                    f"{position!r}: jump:{jump} is not a ball path on this board ({exc})") from None
-            if path_cells[-1] != ball:
-                raise InvalidPositionError(f"{position!r}: jump:{jump} does not end at the ball")
-            if ball // cols in (0, rows + 1):
-                raise InvalidPositionError(
-                    f"{position!r}: a jump beyond a goal line ends the move; it cannot be open")
-            # Put back the men the path jumped: that is the position before the move.
-            restored: set[int] = set()
-            for a, b in itertools.pairwise(path_cells):
-                d = game._direction(a, b)
-                if d < 0:
-                    raise InvalidPositionError(f"{position!r}: jump:{jump} has a step "
-                                               f"that is no straight jump")
-                dc, dr = _DIRS[d]
-                between = range(a + dr * cols + dc, b, dr * cols + dc)
-                if any(c in men or c in restored for c in between):
-                    raise InvalidPositionError(f"{position!r}: jump:{jump} does not fit the board")
-                restored.update(between)
-            men = men | restored
-            ball = path_cells[0]
+            men, ball, dirs = game._unmake_jumps(position, jump, men, ball)
             if cap >= 0 and ply >= cap:
                 raise InvalidPositionError(f"{position!r}: an open move needs plies < cap")
-        state = (cols, rows, tuple(sorted(men)), ball, side, ply, cap)
-        game._init_game(state, None)
-        if path_cells is not None:
-            if not game._core_is_legal(path_cells):
-                raise InvalidPositionError(f"{position!r}: jump:{jump} is not a legal path")
-            game._core_push(path_cells)
-            game._stack.append(game._move_from_core(path_cells))
-            game._open = True
+        game._setup((cols, rows, tuple(sorted(men)), ball, side, ply, cap))
+        if dirs:
+            n = cols * rows
+            try:
+                for d in dirs:
+                    game.apply_action(n + d)
+            except BrettError:
+                raise InvalidPositionError(
+                    f"{position!r}: jump:{jump} is not a legal path") from None
+            if not game._pending:
+                raise InvalidPositionError(f"{position!r}: jump:{jump} is not an open path")
         return game
+
+    def _unmake_jumps(self, position: str, jump: str, men: set[int],
+                      ball: int) -> tuple[set[int], int, tuple[int, ...]]:
+        """The men and ball before an open path ``jump`` that ends at ``ball``,
+        and the path's directions."""
+        cols, rows = self._cols, self._rows
+        try:
+            move = PhutballMove.parse(jump)
+            if not move.is_jump:
+                raise InvalidMoveError("not a path")
+            cells = self._core_from_move(move)
+        except BrettError as exc:
+            raise InvalidPositionError(
+                f"{position!r}: jump:{jump} is not a ball path on this board ({exc})") from None
+        if cells[-1] != ball:
+            raise InvalidPositionError(f"{position!r}: jump:{jump} does not end at the ball")
+        if ball // cols in (0, rows + 1):
+            raise InvalidPositionError(
+                f"{position!r}: a jump beyond a goal line ends the move; it cannot be open")
+        restored: set[int] = set()
+        dirs = []
+        for a, b in itertools.pairwise(cells):
+            d = _direction(cols, a, b)
+            if d < 0:
+                raise InvalidPositionError(f"{position!r}: jump:{jump} has a step "
+                                           f"that is no straight jump")
+            dc, dr = _DIRS[d]
+            between = range(a + dr * cols + dc, b, dr * cols + dc)
+            if any(c in men or c in restored for c in between):
+                raise InvalidPositionError(f"{position!r}: jump:{jump} does not fit the board")
+            restored.update(between)
+            dirs.append(d)
+        if cells[0] in men:
+            raise InvalidPositionError(f"{position!r}: jump:{jump} starts on a man")
+        return men | restored, cells[0], tuple(dirs)
 
     @staticmethod
     def _parse_board(position: str, board: str, cols: int, rows: int) -> tuple[set[int], int]:
@@ -609,24 +538,26 @@ class _PhutballAPI(Game):
             i = 0
             while i < len(f):
                 ch = f[i]
-                if ch.isdigit():
+                if "0" <= ch <= "9":
                     j = i
-                    while j < len(f) and f[j].isdigit():
+                    while j < len(f) and "0" <= f[j] <= "9":
                         j += 1
-                    run = int(f[i:j])
-                    if run == 0 or f[i] == "0":
-                        raise InvalidPositionError(f"{position!r}: bad run {f[i:j]!r} in {f!r}")
-                    cells.extend("." * run)
+                    if j - i > 2 or f[i] == "0" or int(f[i:j]) > cols - len(cells):
+                        raise InvalidPositionError(
+                            f"{position!r}: bad run {f[i:j][:10]!r} in row {f[:40]!r}")
+                    cells.extend("." * int(f[i:j]))
                     i = j
                 elif ch in "O*":
                     cells.append(ch)
                     i += 1
                 else:
                     raise InvalidPositionError(
-                        f"{position!r}: unexpected {ch!r} in row {f!r} (use O, * and digits)")
+                        f"{position!r}: unexpected {ch!r} in row {f[:40]!r} (use O, * and digits)")
+                if len(cells) > cols:
+                    break
             if len(cells) != cols:
                 raise InvalidPositionError(
-                    f"{position!r}: row {f!r} has {len(cells)} points, expected {cols}")
+                    f"{position!r}: row {f[:40]!r} has {len(cells)} points, expected {cols}")
             parsed.append(cells)
         if len(fields) == rows + 1:
             # One extra row: the virtual row beyond a goal line, holding only the ball.
@@ -652,31 +583,20 @@ class _PhutballAPI(Game):
             raise InvalidPositionError(f"{position!r}: {len(balls)} balls, expected exactly one")
         return men, balls[0]
 
-    # ------------------------------------------------------------ copies and pickling
-    def copy(self, stack: bool = True) -> Any:
-        new = super().copy(stack)
-        if not stack and self._open:
-            # The open path is part of the position: keep it as an open move.
-            new = type(self).from_position(self.position())
-            new._rng.setstate(self._rng.getstate())
-        return new
-
     # ------------------------------------------------------------ text and CLI
     def __str__(self) -> str:
-        cols, rows, men, ball = self._core_get_state()[:4]
-        menset = set(men)
+        cols, rows = self._cols, self._rows
+        pieces = self.piece_map()
         header = "    " + " ".join(LETTERS[:cols])
 
-        def beyond_line(r: int) -> str:
-            marks = ["*" if ball == r * cols + c else "=" for c in range(cols)]
-            return "    " + " ".join(marks)
+        def mark(r: int, c: int, empty: str) -> str:
+            piece = pieces.get(f"{LETTERS[c]}{r}")
+            return "O" if piece == "man" else "*" if piece == "ball" else empty
 
-        lines = [header, beyond_line(rows + 1)]
+        lines = [header, "    " + " ".join(mark(rows + 1, c, "=") for c in range(cols))]
         for r in range(rows, 0, -1):
-            marks = ["O" if r * cols + c in menset else "*" if r * cols + c == ball else "."
-                     for c in range(cols)]
-            lines.append(f"{r:>3} " + " ".join(marks) + f" {r}")
-        lines += [beyond_line(0), header]
+            lines.append(f"{r:>3} " + " ".join(mark(r, c, ".") for c in range(cols)) + f" {r}")
+        lines += ["    " + " ".join(mark(0, c, "=") for c in range(cols)), header]
         outcome = self.outcome()
         if outcome is not None:
             lines.append(f"game over: {outcome.reason}")
@@ -684,8 +604,8 @@ class _PhutballAPI(Game):
             mover = self.current_player()
             goal = rows if mover == 0 else 1
             text = f"player {mover} to move (attacks row {goal})"
-            if self._open:
-                text += f", ball move {self._stack[-1]} open"
+            if self._pending:
+                text += f", ball move {self._move_from_core(self._pending_path())} open"
             lines.append(text)
         return "\n".join(lines)
 
@@ -697,45 +617,9 @@ class _PhutballAPI(Game):
         parser.add_argument("--max-plies", type=int, help="ply cap: a draw when reached")
 
     @classmethod
-    def from_cli(cls, args: argparse.Namespace) -> Any:
+    def from_cli(cls, args: argparse.Namespace) -> Phutball:
         return cls(columns=args.columns, rows=args.rows, ball=args.ball,
                    max_plies=args.max_plies)
 
 
-class _PhutballMoveView(LegalMoveView):
-    """The legal moves; none while a ball move is open in the integer layer."""
-
-    __slots__ = ()
-
-    def __iter__(self) -> Any:
-        if self._game._open:  # type: ignore[attr-defined]
-            return iter([])
-        return super().__iter__()
-
-    def count(self) -> int:
-        if self._game._open:  # type: ignore[attr-defined]
-            return 0
-        return super().count()
-
-    def __bool__(self) -> bool:
-        return self.count() > 0
-
-    def __contains__(self, move: object) -> bool:
-        if self._game._open:  # type: ignore[attr-defined]
-            return False
-        return super().__contains__(move)
-
-
-class Phutball(_PhutballAPI, _cores.selected.PhutballCore):  # type: ignore[misc,name-defined]
-    """Conway's Philosopher's Football on a ``columns × rows`` board.
-
-    >>> game = Phutball()
-    >>> game.push("h11")
-    PhutballMove(('h11',))
-    >>> game.push("h10-h12")
-    PhutballMove(('h10', 'h12'))
-    >>> game.ball, game.turn
-    ('h12', 0)
-    >>> Phutball().perft(2)
-    80380
-    """
+__all__ = ["DIRECTION_NAMES", "LETTERS", "Phutball", "PhutballMove"]

@@ -1,21 +1,25 @@
 """Reversi (Othello) with blocked squares, other board sizes, the octagon and handicaps.
 
-The rules are ``rules/reversi.md`` (R1–R8).  Squares are written ``d3``: file
+The rules are docs/rules/reversi.md (R1–R8).  Squares are written ``d3``: file
 ``a…`` left to right, row ``1…n`` top to bottom.  The integer layer numbers the
 squares ``row * n + col`` (``a1`` = 0, ``b1`` = 1, …) and the pass ``n * n``.
 """
 
 from __future__ import annotations
 
-import argparse
+import operator
 import random
 import re
-from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Optional, Union
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
+from ._checks import as_int, option_int, seed_value, text_field
 from ._core._reversi_py import SIZES
-from .errors import InvalidMoveError, InvalidPositionError
+from .errors import BrettError, InvalidMoveError, InvalidPositionError
 from .game import TERMINAL, Game, Outcome, load_cores
+
+if TYPE_CHECKING:
+    import argparse
 
 _cores = load_cores("reversi")
 
@@ -41,19 +45,18 @@ class ReversiMove:
     size: int
 
     def __init__(self, square: Optional[int], size: int = 8) -> None:
-        if isinstance(size, bool) or size not in SIZES:
+        size = as_int(size, "size", 4, 16, InvalidMoveError)
+        if size not in SIZES:
             raise InvalidMoveError(f"bad board size {size!r} for a move: expected one of {SIZES}")
-        if square is not None and (isinstance(square, bool) or not isinstance(square, int)
-                                   or not 0 <= square < size * size):
-            raise InvalidMoveError(
-                f"bad square {square!r}: expected None (pass) or an int in 0..{size * size - 1}")
+        if square is not None:
+            square = as_int(square, "square", 0, size * size - 1, InvalidMoveError)
         object.__setattr__(self, "square", square)
         object.__setattr__(self, "size", size)
 
     @classmethod
     def from_str(cls, text: str, size: int = 8) -> ReversiMove:
         """Parse ``"d3"`` or ``"pass"`` (any case) for a board of ``size``."""
-        if not isinstance(text, str):
+        if not isinstance(text, str) or len(text) > 40:
             raise InvalidMoveError(f"{text!r} is not a move: expected a string like 'd3' or 'pass'")
         t = text.strip().lower()
         if t == "pass":
@@ -120,24 +123,42 @@ def _square_name(sq: int, n: int) -> str:
     return f"{FILES[sq % n]}{sq // n + 1}"
 
 
-def _parse_square(text: Any, n: int, what: str) -> int:
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"{what} {text!r}: expected a square name like 'b2'")
+def _parse_square(text: Any, n: int, what: str,
+                  error: type[BrettError] = InvalidPositionError) -> int:
+    if not isinstance(text, str) or len(text) > 8:
+        raise error(f"{what} {text!r}: expected a square name like 'b2'")
     try:
         move = ReversiMove.from_str(text, n)
     except InvalidMoveError as exc:
-        raise InvalidPositionError(f"{what} {text!r}: {exc}") from None
+        raise error(f"{what} {text!r}: {exc}") from None
     if move.square is None:
-        raise InvalidPositionError(f"{what} {text!r}: expected a square, not a pass")
+        raise error(f"{what} {text!r}: expected a square, not a pass")
     return move.square
 
 
-# ------------------------------------------------------------------------ the API
-class _ReversiAPI(Game):
-    """Everything of Reversi above the core (the public class adds only its core)."""
+# ------------------------------------------------------------------------ the game
+class Reversi(Game[ReversiMove]):
+    """Reversi / Othello with blocked squares, sizes 4-16, the octagon and handicaps.
+
+    ``Reversi(size=8, board="square", holes=0, handicap=0, handicap_color="black",
+    seed=None)``; see docs/reversi.md.
+
+    >>> game = Reversi()
+    >>> [str(m) for m in game.legal_moves]
+    ['d3', 'c4', 'f5', 'e6']
+    >>> game.perft(3)
+    56
+    >>> game.push("f5")
+    ReversiMove(37, 8)
+    >>> game.legal_actions()    # f4 d6 f6 as row * 8 + col
+    [29, 43, 45]
+    >>> game.piece_at("e5"), game.piece_at("a1")
+    (0, None)
+    """
 
     game_name: ClassVar[str] = "reversi"
     Move: ClassVar[type] = ReversiMove
+    _move_types: ClassVar[tuple[type, ...]] = (ReversiMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "ReversiCore"
 
@@ -147,41 +168,39 @@ class _ReversiAPI(Game):
     _pass: int
     _moves: tuple[ReversiMove, ...]
     _notation: dict[str, ReversiMove]
-    _core_discs: Callable[[], tuple[int, int]]
 
     def __init__(self, size: Optional[int] = None, board: str = "square",
                  holes: Union[int, str, Iterable[str]] = 0, handicap: int = 0,
                  handicap_color: str = "black", seed: Optional[int] = None) -> None:
-        if board not in ("square", "octagon"):
+        if not isinstance(board, str) or board not in ("square", "octagon"):
             raise InvalidPositionError(f"board={board!r}: expected 'square' or 'octagon'")
         octagon = board == "octagon"
         if octagon:
-            if size not in (None, 10):
+            if size is not None and option_int(size, "size", 4, 16) != 10:
                 raise InvalidPositionError(f"size={size!r}: the octagon board is always 10x10")
             n = 10
         else:
-            n = 8 if size is None else size
-            if isinstance(n, bool) or n not in SIZES:
+            n = 8 if size is None else option_int(size, "size", 4, 16)
+            if n not in SIZES:
                 raise InvalidPositionError(
                     f"size={size!r}: expected an even board size from 4 to 16")
-        if isinstance(handicap, bool) or handicap not in range(5):
-            raise InvalidPositionError(f"handicap={handicap!r}: expected an int from 0 to 4")
-        if handicap_color not in ("black", "white"):
+        count = option_int(handicap, "handicap", 0, 4)
+        if not isinstance(handicap_color, str) or handicap_color not in ("black", "white"):
             raise InvalidPositionError(
                 f"handicap_color={handicap_color!r}: expected 'black' or 'white'")
-        self._rng = random.Random(seed)
+        rng = random.Random(seed_value(seed, error=InvalidPositionError))
         self._setup_shape(n, octagon)
         cuts = self._cut_squares()
         discs: list[set[int]] = [set(), set()]
         h = n // 2
         discs[1] |= {(h - 1) * n + h - 1, h * n + h}      # White: top-left, bottom-right
         discs[0] |= {(h - 1) * n + h, h * n + h - 1}      # Black: the other two
-        corners = self._handicap_squares()[:handicap]
+        corners = self._handicap_squares()[:count]
         discs[0 if handicap_color == "black" else 1] |= set(corners)
-        hole_set = self._choose_holes(holes, set(corners) | cuts)
+        hole_set = self._choose_holes(holes, set(corners) | cuts, rng)
         self._holes = tuple(sorted(hole_set))
         state = (n, _bits(discs[0]), _bits(discs[1]), _bits(hole_set | cuts), 0)
-        self._init_game(state, seed)
+        self._setup(state, rng)
 
     # ---- set-up helpers
     def _setup_shape(self, n: int, octagon: bool) -> None:
@@ -190,19 +209,6 @@ class _ReversiAPI(Game):
         self._pass = n * n
         self._moves = _move_table(n)
         self._notation = _NOTATION[n]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The move tables are shared per board size: rebuilt, not pickled; the
-        # plain-Python core's attributes are rebuilt from the root state and moves.
-        restore, args, state = super().__reduce__()
-        skip = {"_moves", "_notation", "_n", "_cells", "_player", "_key", "_undo", "_rays"}
-        state = {k: v for k, v in state.items() if k not in skip}
-        return restore, args, state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._moves = _move_table(state["_size"])
-        self._notation = _NOTATION[state["_size"]]
-        super().__setstate__(state)
 
     def _cut_squares(self) -> set[int]:
         if not self._octagon:
@@ -223,31 +229,31 @@ class _ReversiAPI(Game):
         return [sq for sq in range(n * n)
                 if sq not in taken and not (lo <= sq // n <= hi and lo <= sq % n <= hi)]
 
-    def _choose_holes(self, holes: Any, taken: set[int]) -> set[int]:
-        n = self._size
+    def _choose_holes(self, holes: Any, taken: set[int], rng: random.Random) -> set[int]:
         eligible = self._eligible_holes(taken)
         if isinstance(holes, str) and holes != "random":
             holes = [s for s in holes.split(",") if s.strip()]
-        if isinstance(holes, bool):
-            raise InvalidPositionError(f"holes={holes!r}: expected 0-4, 'random' or a list")
-        if holes == "random" or isinstance(holes, int):
-            count = self._rng.randint(1, 4) if holes == "random" else holes
-            if not 0 <= count <= 4:
-                raise InvalidPositionError(
-                    f"holes={holes!r}: expected 0 to 4 holes, 'random' or a list of squares")
-            if count > len(eligible):
-                raise InvalidPositionError(
-                    f"holes={holes!r}: the {self._shape_name()} board has "
-                    f"{len(eligible)} squares eligible for holes")
-            return set(self._rng.sample(eligible, count))
-        try:
-            names = list(holes)
-        except TypeError:
+        if holes == "random":
+            return self._random_holes(rng.randint(1, 4), eligible, holes, rng)
+        if not isinstance(holes, (str, bool)):
+            try:
+                count = operator.index(holes)
+            except TypeError:
+                pass
+            else:
+                if not 0 <= count <= 4:
+                    raise InvalidPositionError(
+                        f"holes={holes!r}: expected 0 to 4 holes, 'random' or a list of squares")
+                return self._random_holes(count, eligible, holes, rng)
+        if isinstance(holes, (bool, bytes)) or not isinstance(holes, Iterable):
             raise InvalidPositionError(
-                f"holes={holes!r}: expected 0-4, 'random' or a list of squares") from None
+                f"holes={holes!r}: expected 0-4, 'random' or a list of squares")
         chosen: set[int] = set()
-        for name in names:
-            sq = _parse_square(name.strip() if isinstance(name, str) else name, n, "hole")
+        for i, name in enumerate(holes):
+            if i >= 4:
+                raise InvalidPositionError(f"holes={holes!r}: at most 4 holes")
+            sq = _parse_square(name.strip() if isinstance(name, str) else name, self._size,
+                               "hole")
             if sq in chosen:
                 raise InvalidPositionError(f"hole {name!r} is listed twice")
             if sq not in eligible:
@@ -255,9 +261,15 @@ class _ReversiAPI(Game):
                     f"hole {name!r} is not allowed: holes must be playable squares outside "
                     f"the central 4x4 block and not a handicap corner")
             chosen.add(sq)
-        if len(chosen) > 4:
-            raise InvalidPositionError(f"holes={names!r}: at most 4 holes, not {len(chosen)}")
         return chosen
+
+    def _random_holes(self, count: int, eligible: list[int], holes: Any,
+                      rng: random.Random) -> set[int]:
+        if count > len(eligible):
+            raise InvalidPositionError(
+                f"holes={holes!r}: the {self._shape_name()} board has "
+                f"{len(eligible)} squares eligible for holes")
+        return set(rng.sample(eligible, count))
 
     def _shape_name(self) -> str:
         return "octagon" if self._octagon else f"{self._size}x{self._size}"
@@ -277,6 +289,26 @@ class _ReversiAPI(Game):
     def holes(self) -> list[str]:
         """The blocked squares (not the octagon's cut squares), e.g. ``['b4', 'e2']``."""
         return [_square_name(sq, self._size) for sq in self._holes]
+
+    @property
+    def squares(self) -> list[str]:
+        """Every playable square (not holes, not the octagon's cuts), row by row."""
+        blocked = self._core.get_state()[3]
+        return [_square_name(sq, self._size) for sq in range(self._pass)
+                if not blocked >> sq & 1]
+
+    # ---- board access
+    def piece_at(self, square: str) -> Optional[int]:
+        """The player whose disc is on ``square`` (0 Black, 1 White), or None."""
+        sq = _parse_square(square, self._size, "square", InvalidMoveError)
+        _, black, white, _, _ = self._core.get_state()
+        return 0 if black >> sq & 1 else 1 if white >> sq & 1 else None
+
+    def piece_map(self) -> dict[str, int]:
+        """``{square: player}`` for every disc on the board."""
+        n, black, white, _, _ = self._core.get_state()
+        return {_square_name(sq, n): 0 if black >> sq & 1 else 1
+                for sq in range(n * n) if (black | white) >> sq & 1}
 
     # ---- moves
     def parse_move(self, text: str) -> ReversiMove:
@@ -298,34 +330,33 @@ class _ReversiAPI(Game):
     def _illegal_reason(self, move: Any) -> str:
         if move.square is None:
             return "pass is only allowed when no disc can be placed"
-        state = self._core_get_state()
+        state = self._core.get_state()
         bit = 1 << move.square
         if state[3] & bit:
             return "the square is a hole" if move.square in self._holes else \
                 "the square is not on the octagon board"
         if (state[1] | state[2]) & bit:
             return "the square is occupied"
-        if self._core_player() != TERMINAL and self._core_moves() == [self._pass]:
+        if self._core.moves() == [self._pass]:
             return "no disc can be placed: the player must pass"
         return "it outflanks no opponent disc"
 
     def transcript(self) -> str:
         """The moves so far without separators, e.g. ``'f5d6c3'`` (R6)."""
-        return "".join(str(m) for m in self._stack)
+        return "".join(str(m) for m in self._core.entries)
 
     def push_transcript(self, text: str) -> list[ReversiMove]:
         """Play a transcript like ``'f5d6c3pass'``; all or nothing."""
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a transcript string")
+        text = text_field(text, "a transcript", error=InvalidMoveError)
         t = re.sub(r"\s+", "", text.lower())
         tokens = _TOKEN.findall(t)
         if "".join(tokens) != t:
-            raise InvalidMoveError(f"{text!r} is not a transcript of moves like 'f5d6c3pass'")
+            raise InvalidMoveError(f"{text[:60]!r} is not a transcript of moves like 'f5d6c3pass'")
         played = []
         try:
             for token in tokens:
                 played.append(self.push(token))
-        except Exception:
+        except BaseException:
             for _ in played:
                 self.pop()
             raise
@@ -335,29 +366,32 @@ class _ReversiAPI(Game):
     def num_players(self) -> int:
         return 2
 
+    def player_name(self, player: int) -> str:
+        return ("Black (x)", "White (o)")[player]
+
     def num_distinct_actions(self) -> int:
         """``n * n + 1``: every square ``row * n + col``, then the pass."""
         return self._pass + 1
 
     def discs(self) -> tuple[int, int]:
         """(Black's discs, White's discs) now."""
-        b, w = self._core_discs()
+        b, w = self._core.discs()  # type: ignore[attr-defined]
         return (int(b), int(w))
 
     def outcome(self) -> Optional[Outcome]:
         """None while the game runs; else winner by disc count, scores (black, white)."""
-        if self._core_player() != TERMINAL:
+        if self._core.player() != TERMINAL:
             return None
         black, white = self.discs()
         winners: tuple[int, ...] = () if black == white else ((0,) if black > white else (1,))
-        state = self._core_get_state()
+        state = self._core.get_state()
         full = (state[1] | state[2] | state[3]) == (1 << self._pass) - 1
         reason = "board full" if full else "neither player can move"
         return Outcome(winners, (black, white), reason)
 
     # ---- position string (R7)
     def position(self) -> str:
-        n, black, white, blocked, player = self._core_get_state()
+        n, black, white, blocked, player = self._core.get_state()
         rows = []
         for row in range(n):
             chars = []
@@ -374,10 +408,9 @@ class _ReversiAPI(Game):
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:
+    def from_position(cls, position: str) -> Reversi:
         """The game at a position string (R7); :class:`InvalidPositionError` if malformed."""
-        if not isinstance(text, str):
-            raise InvalidPositionError(f"{text!r} is not a position string")
+        text = text_field(position, "a Reversi position", limit=400)
         parts = text.split()
         if len(parts) not in (2, 3):
             raise InvalidPositionError(
@@ -423,48 +456,55 @@ class _ReversiAPI(Game):
         state = (n, _bits(sq for sq, c in enumerate(flat) if c == "x"),
                  _bits(sq for sq, c in enumerate(flat) if c == "o"), _bits(blocked),
                  0 if parts[1] == "x" else 1)
-        game._init_game(state, None)
+        game._setup(state)
         return game
 
     def __str__(self) -> str:
-        n, black, white, blocked, player = self._core_get_state()
+        n = self._size
+        discs = self.piece_map()
+        blocked = self._core.get_state()[3]
         lines = ["   " + " ".join(FILES[:n])]
         for row in range(n):
             cells = []
             for col in range(n):
-                bit = 1 << (row * n + col)
-                cells.append("x" if black & bit else "o" if white & bit
-                             else "#" if blocked & bit else ".")
+                sq = row * n + col
+                piece = discs.get(_square_name(sq, n))
+                cells.append("x" if piece == 0 else "o" if piece == 1
+                             else "#" if blocked >> sq & 1 else ".")
             lines.append(f"{row + 1:>2} " + " ".join(cells))
         b, w = self.discs()
         if self.is_over():
             lines.append(f"game over: x {b}, o {w}")
         else:
-            lines.append(f"{'x' if player == 0 else 'o'} to move (x {b}, o {w})")
+            lines.append(f"{'x' if self.turn == 0 else 'o'} to move (x {b}, o {w})")
         return "\n".join(lines)
 
-    def observation_tensor(self) -> list[list[list[int]]]:
-        """Three ``n x n`` planes of 0/1: empty playable squares, the mover's discs,
-        the opponent's discs (OpenSpiel othello's layout, from the mover's view)."""
-        n, black, white, blocked, player = self._core_get_state()
+    # ---- observation (OpenSpiel othello's layout)
+    def observation_tensor_shape(self) -> tuple[int, int, int]:
+        """``(3, n, n)``: empty playable squares, the mover's discs, the opponent's."""
+        return (3, self._size, self._size)
+
+    def _observation(self) -> list[float]:
+        n, black, white, blocked, player = self._core.get_state()
         mine, theirs = (black, white) if player == 0 else (white, black)
         empty = ~(black | white | blocked)
-        return [[[(plane >> (r * n + c)) & 1 for c in range(n)] for r in range(n)]
-                for plane in (empty, mine, theirs)]
+        return [float(plane >> sq & 1) for plane in (empty, mine, theirs) for sq in range(n * n)]
 
     # ---- CLI
     @classmethod
     def cli_arguments(cls, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--size", type=int, help="board size: 4, 6, 8 (default) ... 16")
-        parser.add_argument("--board", choices=("square", "octagon"), default="square")
+        parser.add_argument("--board", choices=("square", "octagon"), default="square",
+                            help="board shape (default square)")
         parser.add_argument("--holes", default="0", metavar="HOLES",
                             help="blocked squares: a count 0-4, 'random' or a list like b2,g7")
         parser.add_argument("--handicap", type=int, default=0, help="handicap corners, 0-4")
-        parser.add_argument("--handicap-color", choices=("black", "white"), default="black")
+        parser.add_argument("--handicap-color", choices=("black", "white"), default="black",
+                            help="who gets the handicap corners (default black)")
         parser.add_argument("--seed", type=int, help="seed for random holes (and random players)")
 
     @classmethod
-    def from_cli(cls, args: argparse.Namespace) -> Any:
+    def from_cli(cls, args: argparse.Namespace) -> Reversi:
         holes: Union[int, str] = args.holes
         if isinstance(holes, str) and holes.strip().isdigit():
             holes = int(holes)
@@ -477,21 +517,6 @@ def _bits(squares: Iterable[int]) -> int:
     for sq in squares:
         value |= 1 << sq
     return value
-
-
-class Reversi(_ReversiAPI, _cores.selected.ReversiCore):  # type: ignore[misc,name-defined]
-    """Reversi / Othello with blocked squares, sizes 4-16, the octagon and handicaps.
-
-    >>> game = Reversi()
-    >>> [str(m) for m in game.legal_moves]
-    ['d3', 'c4', 'f5', 'e6']
-    >>> game.perft(3)
-    56
-    >>> game.push("f5")
-    ReversiMove(37, 8)
-    >>> game.legal_actions()    # f4 d6 f6 as row * 8 + col
-    [29, 43, 45]
-    """
 
 
 __all__ = ["OCTAGON_CUTS", "Reversi", "ReversiMove"]

@@ -1,4 +1,5 @@
-"""Schuft: Winkelmann's race game with Miwin's dice, for 2-4 players (rules S1-S12).
+"""Schuft: Winkelmann's race game with Miwin's dice, for 2-4 players (rules S1-S12,
+docs/rules/schuft.md).
 
 The state alternates a **chance node** (the roll of the three dice, 216 equally
 likely outcomes) and a **decision node** (the player's whole turn)::
@@ -27,24 +28,35 @@ decision node a turn is a sequence of decisions from a fixed space of
 
 When no unused value has a legal step the decisions form ONE turn move on the
 move stack (its canonical representative); ``undo_action`` takes back one
-decision.  While a turn is half played, ``position()`` ends with ``;`` and the
-decisions so far (``;cw 12/17``).
+decision.  While a turn is half played (:attr:`pending_actions`),
+``position()`` ends with ``;`` and the decisions so far (``;cw 12/17``).
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
+import operator
 import random
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
+from ._checks import (
+    MAX_COUNT,
+    MAX_PLIES,
+    as_int,
+    digits,
+    option_int,
+    optional_cap,
+    seed_value,
+    text_field,
+)
 from ._core import _schuft_py as _py
-from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import CHANCE, TERMINAL, Game, Outcome, PlayoutStats, load_cores
+from .game import CHANCE, MORE, TERMINAL, Game, Outcome, PlayoutStats, load_cores
+
+if TYPE_CHECKING:
+    import argparse
 
 _cores = load_cores("schuft")
 
@@ -64,8 +76,8 @@ ACTION_CCW = 334
 ACTION_PASS = 335
 NUM_ACTIONS = 336
 
-_STEP_RE = re.compile(r"^(x|[1-9][0-9]?)/([1-9][0-9]?|g[1-9])\*?$")
-_ROLL_RE = re.compile(r"^([0-9])-([0-9])-([0-9])$")
+_STEP_RE = re.compile(r"(x|[1-9][0-9]?)/([1-9][0-9]?|g[1-9])\*?")
+_ROLL_RE = re.compile(r"([0-9])-([0-9])-([0-9])")
 
 
 # ------------------------------------------------------------------ value types
@@ -80,7 +92,11 @@ class Roll:
     def __post_init__(self) -> None:
         for value, faces, name in ((self.iii, DIE_III, "III"), (self.iv, DIE_IV, "IV"),
                                    (self.v, DIE_V, "V")):
-            if isinstance(value, bool) or not isinstance(value, int) or value not in faces:
+            try:
+                ok = not isinstance(value, bool) and operator.index(value) in faces
+            except TypeError:
+                ok = False
+            if not ok:
                 raise InvalidMoveError(
                     f"roll {self.iii!r}-{self.iv!r}-{self.v!r}: die {name} has the faces "
                     f"{' '.join(map(str, faces))}, not {value!r}")
@@ -111,7 +127,7 @@ class Roll:
         if isinstance(text, tuple) and len(text) == 3:
             return cls(*text)
         if isinstance(text, str):
-            m = _ROLL_RE.match(text.strip())
+            m = _ROLL_RE.fullmatch(text.strip())
             if m:
                 return cls(*(int(g) for g in m.groups()))
         raise InvalidMoveError(f"{text!r} is not a roll: expected e.g. '5-8-2' (III-IV-V)")
@@ -126,14 +142,17 @@ class Roll:
 @dataclass(frozen=True)
 class SchuftMove:
     """A whole turn: ``direction`` ``"cw"``/``"ccw"`` and its steps in the order
-    played (``"12/17"``, ``"x/3"``, ``"20/g2"``), or ``SchuftMove("pass")``."""
+    played (``"12/17"``, ``"x/3"``, ``"20/g2"``), or ``SchuftMove("pass")``.
+    A turn with fewer steps than it needs is the start of one (the integer
+    layer's ``action_to_move`` returns those; ``push`` refuses them)."""
 
     direction: str
     steps: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         d, steps = self.direction, self.steps
-        if d not in ("cw", "ccw", "pass") or not isinstance(steps, tuple):
+        if not isinstance(d, str) or d not in ("cw", "ccw", "pass") \
+                or not isinstance(steps, tuple):
             raise InvalidMoveError(
                 f"bad Schuft move {d!r} {steps!r}: direction 'cw', 'ccw' or 'pass' "
                 f"and a tuple of steps")
@@ -141,12 +160,12 @@ class SchuftMove:
             if steps:
                 raise InvalidMoveError(f"'pass' takes no steps, not {steps!r}")
             return
-        if not 1 <= len(steps) <= 3:
+        if len(steps) > 3:
             raise InvalidMoveError(
                 f"move {d!r} {steps!r}: a turn has 1 to 3 steps (one per die)")
         clean = []
         for step in steps:
-            m = _STEP_RE.match(step) if isinstance(step, str) else None
+            m = _STEP_RE.fullmatch(step) if isinstance(step, str) else None
             if m is None:
                 raise InvalidMoveError(
                     f"bad step {step!r}: expected from/to, from a tongue 1-36 or 'x', "
@@ -160,7 +179,8 @@ class SchuftMove:
 
     @classmethod
     def parse(cls, text: str) -> SchuftMove:
-        parts = text.split()
+        """``cw 12/17 17/20``, ``ccw x/3`` or ``pass`` (case-insensitive)."""
+        parts = text_field(text, "Schuft move notation", 200, InvalidMoveError).split()
         if not parts:
             raise InvalidMoveError(f"empty move {text!r}")
         head = parts[0].lower()
@@ -223,79 +243,81 @@ def _start_state(n: int, to_move: int, cap: int, rolloff: Any) -> tuple[Any, ...
     return (n, tuple(owners), tuple(counts), (0,) * n, (0,) * n, to_move, -1, 0, cap, rolloff)
 
 
-# ------------------------------------------------------------------- the mixin
-class _SchuftAPI(Game):
+# ------------------------------------------------------------------- the game
+class Schuft(Game[Union[SchuftMove, Roll]]):
+    """Schuft for 2-4 players with Miwin's dice (rules S1-S12):
+    ``Schuft(players=2, first_player=0, max_plies=None, seed=None)``.
+
+    >>> game = Schuft(players=3, seed=1)
+    >>> game.roll("9-9-8")
+    Roll(9, 9, 8)
+    >>> game.legal_moves.count()
+    363
+    >>> game.piece_at("1"), game.piece_at("2")
+    ((0,), (1,))
+    """
+
     game_name = "schuft"
     Move = SchuftMove
+    _move_types = (SchuftMove, Roll)
     _cores = _cores
     _core_class_name = "SchuftCore"
+    has_chance = True
+    multi_action = True
+    _canonicalize = True
 
     _players: int
-    _cap: Optional[int]
-    _pactions: tuple[tuple[int, int, int], ...]
-    _turn_actions: dict[int, tuple[int, ...]]
-    # the two core methods Schuft adds to the core protocol
-    _core_canonical: Callable[[int], int]
-    _core_step_options: Callable[[int], Optional[list[tuple[int, int, int]]]]
-    _core_decision_playouts: Callable[[int, int, int], tuple[Any, int, int, int]]
-    _core_roll: Callable[[], int]
-    _core_to_move: Callable[[], int]
-    _options_cache: tuple[Any, list[tuple[int, int, int]]]
 
-    def __init__(self, players: int = 2, first_player: Any = 0,
+    def __init__(self, players: int = 2, first_player: Union[int, str] = 0,
                  max_plies: Optional[int] = None, seed: Optional[int] = None) -> None:
-        if isinstance(players, bool) or not isinstance(players, int) or players not in SEATS:
-            raise InvalidPositionError(f"players={players!r}: Schuft is for 2, 3 or 4 players")
-        if first_player == "roll" and isinstance(first_player, str):
+        players = option_int(players, "players", 2, 4)
+        if isinstance(first_player, str) and first_player == "roll":
             to_move, rolloff = -1, (tuple(range(players)), ())
-        elif isinstance(first_player, int) and not isinstance(first_player, bool) \
-                and 0 <= first_player < players:
-            to_move, rolloff = first_player, None
         else:
-            raise InvalidPositionError(
-                f"first_player={first_player!r}: expected a player 0-{players - 1} or 'roll'")
-        if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int)
-                                      or max_plies < 1):
-            raise InvalidPositionError(f"max_plies={max_plies!r}: expected None or an int >= 1")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise InvalidPositionError(f"seed={seed!r}: expected None or an int")
-        cap = -1 if max_plies is None else max_plies
-        self._rng = random.Random(seed)
-        self._setup(_start_state(players, to_move, cap, rolloff), seed)
-
-    def _setup(self, state: Any, seed: Optional[int]) -> None:
-        self._players = state[0]
-        self._pactions = ()
-        self._turn_actions = {}
-        self._init_game(state, seed)
+            to_move = option_int(first_player, "first_player", 0, players - 1)
+            rolloff = None
+        cap = optional_cap(max_plies)
+        self._players = players
+        rng = random.Random(seed_value(seed, error=InvalidPositionError))
+        self._setup(_start_state(players, to_move, cap, rolloff), rng)
 
     # ---- basic queries
     def num_players(self) -> int:
         return self._players
+
+    def player_name(self, player: int) -> str:
+        return f"{('red', 'green', 'blue', 'yellow')[player]} ({LETTERS[player]})"
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
 
     @property
     def max_plies(self) -> Optional[int]:
-        cap = self._core_get_state()[8]
-        return None if cap < 0 else cap
+        cap = self._core.get_state()[8]
+        return None if cap < 0 else int(cap)
 
     @property
     def plies(self) -> int:
         """Turns played so far (rolls are not counted)."""
-        return int(self._core_get_state()[7])
+        return int(self._core.get_state()[7])
+
+    @property
+    def to_move(self) -> Optional[int]:
+        """The player whose turn it is (also at its chance node, before the roll);
+        None during the opening roll-off."""
+        p = int(self._core.to_move())  # type: ignore[attr-defined]
+        return None if p < 0 else p
 
     @property
     def pending_roll(self) -> Optional[Roll]:
         """The roll of the turn being played, None at a chance node."""
-        r = self._core_roll()
+        r = self._core.roll()  # type: ignore[attr-defined]
         return None if r < 0 else Roll.from_index(r)
 
     def outcome(self) -> Optional[Outcome]:
-        if self._core_player() != TERMINAL:
+        if self._core.player() != TERMINAL:
             return None
-        state = self._core_get_state()
+        state = self._core.get_state()
         goals = state[3]
         scores = tuple(bin(g).count("1") for g in goals)
         for p, g in enumerate(goals):
@@ -303,45 +325,75 @@ class _SchuftAPI(Game):
                 return Outcome((p,), scores, f"player {p} has all nine pieces home")
         return Outcome((), scores, f"draw: the ply cap of {state[8]} turns was reached")
 
+    # ---- board access
+    @property
+    def squares(self) -> list[str]:
+        """The fields: tongues ``1``-``36``, then per player ``r:g1``..``r:g9`` (its
+        goal track) and ``r:x`` (its out area), with the player's letter."""
+        names = [str(i) for i in range(1, 37)]
+        for p in range(self._players):
+            names += [f"{LETTERS[p]}:g{m}" for m in range(1, 10)] + [f"{LETTERS[p]}:x"]
+        return names
+
+    def piece_at(self, square: str) -> Optional[tuple[int, ...]]:
+        """The pieces on a field as a tuple of their players (``(0, 0)``: two of
+        player 0), or None when it is empty.  Fields as in :attr:`squares`."""
+        if not isinstance(square, str) or square not in self.squares:
+            raise InvalidMoveError(
+                f"{square!r} is not a Schuft field: expected a tongue '1'-'36', a goal "
+                f"field like 'r:g3' or an out area like 'r:x'")
+        return self.piece_map().get(square)
+
+    def piece_map(self) -> dict[str, tuple[int, ...]]:
+        """``{field: pieces}`` for every occupied field (see :meth:`piece_at`)."""
+        _, owners, counts, goals, outs = self._core.get_state()[:5]
+        pieces = {str(i + 1): (o,) * c for i, (o, c) in enumerate(zip(owners, counts,
+                                                                      strict=True)) if c}
+        for p in range(self._players):
+            for m in range(9):
+                if goals[p] >> m & 1:
+                    pieces[f"{LETTERS[p]}:g{m + 1}"] = (p,)
+            if outs[p]:
+                pieces[f"{LETTERS[p]}:x"] = (p,) * outs[p]
+        return pieces
+
     # ---- moves and rolls
-    def parse_move(self, text: str) -> Any:
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not a Schuft move: expected notation text")
-        if _ROLL_RE.match(text.strip()):
+    def parse_move(self, text: str) -> Union[SchuftMove, Roll]:
+        """A turn (``cw 12/17 17/20``, ``pass``) or a roll (``5-8-2``)."""
+        text_field(text, "Schuft move notation", 200, InvalidMoveError)
+        if _ROLL_RE.fullmatch(text.strip()):
             return Roll.parse(text)
         return SchuftMove.parse(text)
 
-    def _move_from_core(self, cm: int) -> Any:
-        return _cm_to_move(cm)
+    def _move_from_core(self, cm: int) -> Union[SchuftMove, Roll]:
+        return _cm_to_move(cm)  # type: ignore[no-any-return]
 
     def _core_from_move(self, move: Any) -> int:
         if isinstance(move, Roll):
             return ROLL_FLAG | move.index
         return _move_to_cm(move)
 
-    def _resolve(self, move: Any) -> tuple[Any, Any]:
-        if isinstance(move, str):
-            move = self.parse_move(move)
+    def _canonical(self, cm: int, move: Any) -> tuple[int, Any]:
+        """Any legal step order → the representative turn (S12)."""
         if isinstance(move, Roll):
-            raise IllegalMoveError(
-                f"{str(move)!r} is a roll, a chance event: use roll() at a chance node")
-        if not isinstance(move, SchuftMove):
-            raise InvalidMoveError(
-                f"{move!r} is not a schuft move: expected a SchuftMove or its notation")
-        player = self._core_player()
+            return cm, move
+        player = self._core.player()
         if player == TERMINAL:
             raise IllegalMoveError(f"illegal move {str(move)!r}: the game is over")
         if player == CHANCE:
             raise IllegalMoveError(f"illegal move {str(move)!r}: roll the dice first")
-        cm = _move_to_cm(move)
-        rep = self._core_canonical(cm)
+        rep = self._core.canonical(cm)  # type: ignore[attr-defined]
         if rep < 0:
             raise IllegalMoveError(f"illegal move {str(move)!r}: {self._illegal_reason(move)}")
         return rep, _cm_to_move(rep)
 
     def _illegal_reason(self, move: Any) -> str:
+        if isinstance(move, Roll):
+            return "the dice have been rolled" if self._core.player() >= 0 else \
+                "it is not the roll's turn"
         roll = self.pending_roll
-        assert roll is not None
+        if roll is None:
+            return "roll the dice first"
         if move.direction == "pass":
             return f"a pass is only legal when no step is possible (roll {roll})"
         if roll.direction not in ("choice", move.direction):
@@ -351,8 +403,9 @@ class _SchuftAPI(Game):
         unused = [roll.iii, roll.iv, roll.v]
         done: list[str] = []
         codes = _py.turn_steps(_move_to_cm(move))
+        step_options = self._core.step_options  # type: ignore[attr-defined]
         for i, step in enumerate(move.steps):
-            before = self._core_step_options(_py.make_turn(direction, codes[:i])) or []
+            before = step_options(_py.make_turn(direction, codes[:i])) or []
             src, dst = codes[i]
             where = f"step {step!r}" + (f" after {' '.join(done)}" if done else "")
             value = self._step_value_of(direction, src, dst)
@@ -366,76 +419,176 @@ class _SchuftAPI(Game):
             other = [t for v, s, t in before if v == value and s == src and t != dst]
             if other:
                 return (f"{where}: {value} from {_py.square_name(src, True)} goes to "
-                        f"{_py.square_name(other[0], False)} here (S7: a piece that can "
-                        f"enter its goal must)" if other[0] > 36 else
-                        f"{where}: {value} from {_py.square_name(src, True)} goes to "
-                        f"{_py.square_name(other[0], False)} here")
+                        f"{_py.square_name(other[0], False)} here"
+                        + (" (S7: a piece that can enter its goal must)" if other[0] > 36
+                           else ""))
             if not any(v == value and s == src and t == dst for v, s, t in before):
                 return (f"{where} is blocked: no own piece there, a tongue of 3 or more "
                         f"pieces in the way, two enemy pieces on the target, or a goal "
                         f"field that is taken")
             unused.remove(value)
             done.append(step)
-        options = self._core_step_options(_move_to_cm(move)) or []
+        options = step_options(_move_to_cm(move)) or []
         if options:
             value, src, dst = options[0]
             return (f"the turn is not over: the value {value} can still be played "
                     f"(e.g. {_py.square_name(src, True)}/{_py.square_name(dst, False)})")
         return "it is not a legal turn here"
 
-    def push(self, move: Any) -> Any:
-        """Play a turn (a ``SchuftMove`` or its notation, in any legal step order;
-        the move stack records the canonical representative) or, at a chance
-        node, a roll (``Roll``, ``"5-8-2"``, ``(5, 8, 2)``)."""
-        if isinstance(move, (Roll, tuple)) or (isinstance(move, str)
-                                               and _ROLL_RE.match(move.strip())):
-            return self.roll(Roll.parse(move))
-        if self._pactions:
-            raise IllegalMoveError(
-                f"cannot push {move!r}: a turn is half played through apply_action; "
-                f"finish it or take its decisions back with undo_action")
-        return super().push(move)
+    def _step_value_of(self, direction: int, src: int, dst: int) -> int:
+        seat = SEATS[self._players][max(self._core.to_move(), 0)]  # type: ignore[attr-defined]
+        if src == 0:
+            d = dst - 9 * seat if direction == CW else 9 * seat + 10 - dst
+        elif dst > 36:
+            d = (9 * seat + 8 - (src - 1)) % 36 + dst - 36 if direction == CW else 0
+        else:
+            d = (dst - src) % 36 if direction == CW else (src - dst) % 36
+        return d if 1 <= d <= 9 and dst <= 45 else 0
 
-    def roll(self, outcome: Any = None) -> Roll:
+    def roll(self, outcome: Union[Roll, str, tuple[int, int, int], None] = None) -> Roll:
         """Apply a roll at a chance node: a ``Roll``, ``"5-8-2"``, ``(5, 8, 2)``,
-        or None to sample one from the game's seeded generator."""
-        roll = Roll.from_index(self._rng.randrange(216)) if outcome is None \
-            else Roll.parse(outcome)
-        player = self._core_player()
-        if player != CHANCE:
-            raise IllegalMoveError(
-                f"cannot roll {str(roll)!r}: "
-                + ("the game is over" if player == TERMINAL else "the dice have been rolled"))
-        self._core_push(ROLL_FLAG | roll.index)
-        self._stack.append(roll)
-        return roll
+        or None to sample one from the game's seeded generator (S10)."""
+        if outcome is None:
+            self._refuse_pending("roll")
+            if self._core.player() != CHANCE:
+                raise IllegalMoveError(f"cannot roll: {self._illegal_reason(Roll(1, 1, 2))}")
+            outcome = _cm_to_move(self._sample_chance())
+        roll = Roll.parse(outcome)
+        played = self.push(roll)
+        assert isinstance(played, Roll)
+        return played
 
-    def pop(self) -> Any:
-        """Take back the last turn or roll (a half-played turn of the integer
-        layer is discarded first)."""
-        self._pactions = ()
-        if not self._stack:
-            raise IndexError("pop from an empty move stack")
-        self._turn_actions.pop(len(self._stack) - 1, None)
-        self._core_pop()
-        return self._stack.pop()
+    # ---- integer layer: a turn is a sequence of decisions
+    def _replay(self, pending: tuple[int, ...]) -> tuple[int, list[tuple[int, int]]]:
+        """The direction (0 while still to choose) and the steps ``pending`` made."""
+        r = self._core.roll()  # type: ignore[attr-defined]
+        total = _ROLL_SUMS[r]
+        direction = 0 if total == 15 else CW if total > 15 else CCW
+        steps: list[tuple[int, int]] = []
+        for action in pending:
+            if action in (ACTION_CW, ACTION_CCW):
+                direction = CW if action == ACTION_CW else CCW
+                continue
+            value, src = action // 37 + 1, action % 37
+            for v, s, t in self._core.step_options(  # type: ignore[attr-defined]
+                    _py.make_turn(direction, steps)) or ():
+                if (v, s) == (value, src):
+                    steps.append((s, t))
+                    break
+        return direction, steps
 
-    def copy(self, stack: bool = True) -> Any:
-        new = super().copy(stack)
-        new._turn_actions = dict(self._turn_actions) if stack else {}
-        return new
+    def _step_options(self, pending: tuple[int, ...]) -> dict[int, Any]:
+        step_options = self._core.step_options  # type: ignore[attr-defined]
+        direction, steps = self._replay(pending)
+        if direction == 0:
+            out = {action: MORE for d, action in ((CW, ACTION_CW), (CCW, ACTION_CCW))
+                   if step_options(_py.make_turn(d, []))}
+            return out or {ACTION_PASS: 0}
+        opts = step_options(_py.make_turn(direction, steps)) or []
+        if not opts and not steps and not pending:
+            return {ACTION_PASS: 0}
+        options: dict[int, Any] = {}
+        for v, s, t in opts:
+            cm = _py.make_turn(direction, [*steps, (s, t)])
+            options[(v - 1) * 37 + s] = MORE if step_options(cm) else cm
+        return options
 
-    # ---- chance nodes
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._core_player() != CHANCE:
-            return []
-        return [(a, 1 / 216) for a in range(216)]
+    def _actions_of(self, move: Any) -> tuple[int, ...]:
+        """The decisions that play ``move`` from the current position."""
+        if isinstance(move, Roll):
+            return (move.index,)
+        if move.direction == "pass":
+            return (ACTION_PASS,)
+        roll = self.pending_roll
+        assert roll is not None
+        direction = CW if move.direction == "cw" else CCW
+        out = []
+        if roll.total == 15:
+            out.append(ACTION_CW if direction == CW else ACTION_CCW)
+        for src, dst in _py.turn_steps(_move_to_cm(move)):
+            out.append((self._step_value_of(direction, src, dst) - 1) * 37 + src)
+        return tuple(out)
+
+    def _action_of_core(self, cm: int) -> int:
+        return cm - ROLL_FLAG if cm >= ROLL_FLAG else 0
+
+    def _core_of_action(self, action: int) -> int:
+        return ROLL_FLAG | action
+
+    def _check_action(self, action: Any) -> int:
+        limit = 216 if self._core.player() == CHANCE else NUM_ACTIONS
+        return as_int(action, "action", 0, limit - 1, InvalidMoveError)
+
+    def _partial_move(self, actions: tuple[int, ...]) -> Union[SchuftMove, Roll]:
+        """The turn so far with the last decision added (``SchuftMove('cw', ())``
+        for a direction chosen, ``SchuftMove('pass')`` for a pass)."""
+        *pending, action = actions
+        options = self._step_options(tuple(pending))
+        if action not in options:
+            raise IllegalMoveError(f"action {action} is not legal here: legal are "
+                                   f"{sorted(options)}")
+        if action == ACTION_PASS:
+            return SchuftMove("pass")
+        direction, steps = self._replay(tuple(actions))
+        return _cm_to_move(_py.make_turn(direction, steps))  # type: ignore[no-any-return]
+
+    def _action_of_move(self, move: Any) -> int:
+        """A ``Roll`` → its chance action; a pass → 335; a turn one step longer
+        than the decisions so far → that step's action (a direction alone at a
+        roll of 15 → 333 / 334)."""
+        if isinstance(move, Roll):
+            return move.index
+        if move.direction == "pass":
+            return ACTION_PASS
+        direction = CW if move.direction == "cw" else CCW
+        chosen, steps = self._replay(self._pending)
+        if not move.steps and chosen == 0:
+            return ACTION_CW if direction == CW else ACTION_CCW
+        codes = _py.turn_steps(_move_to_cm(move))
+        if len(codes) != len(steps) + 1 or codes[:-1] != steps \
+                or chosen not in (0, direction):
+            raise InvalidMoveError(
+                f"{str(move)!r}: only a turn one step longer than the decisions so far "
+                "maps to one action")
+        src, dst = codes[-1]
+        value = self._step_value_of(direction, src, dst)
+        if value == 0:
+            raise IllegalMoveError(f"{str(move)!r}: no die value makes this step")
+        action = (value - 1) * 37 + src
+        if self._core.player() >= 0:
+            for v, s, t in self._core.step_options(  # type: ignore[attr-defined]
+                    _py.make_turn(direction, steps)) or ():
+                if (v - 1) * 37 + s == action and t != dst:
+                    raise IllegalMoveError(
+                        f"{str(move)!r}: value {value} from {_py.square_name(src, True)} "
+                        f"goes to {_py.square_name(t, False)} here")
+        return action
+
+    def _pending_text(self) -> str:
+        direction, steps = self._replay(self._pending)
+        return str(_py.turn_notation(_py.make_turn(direction, steps)))
+
+    def random_decision_playouts(self, n: int, seed: Optional[int] = None,
+                                 max_plies: Optional[int] = None) -> PlayoutStats:
+        """``n`` random games inside the core, every turn played by uniformly
+        random *decisions* of the integer layer (direction at 15, then one step
+        at a time, or pass) instead of a uniformly random whole turn; the game
+        is unchanged.  ``plies`` in the result counts decisions (rolls are not
+        counted).  Both twins play the same games for the same seed."""
+        count = as_int(n, "n", 0, MAX_COUNT)
+        cap = optional_cap(max_plies, low=0, error=BrettError)
+        rng = self._rng_seed(seed)
+        self._refuse_pending("random_decision_playouts")
+        wins, draws, unfinished, decisions, _ = \
+            self._core.decision_playouts(count, rng, cap)  # type: ignore[attr-defined]
+        return PlayoutStats(count, tuple(int(w) for w in wins), int(draws), int(unfinished),
+                            int(decisions))
 
     # ---- position string (S11)
     def position(self) -> str:
         """``tongues/goals/outs/to-move/roll/plies/cap[/roll-off][;half-played turn]``."""
         (_, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = \
-            self._core_get_state()
+            self._core.get_state()
         tongues = ",".join(f"{LETTERS[o]}{c}" if c else "."
                            for o, c in zip(owners, counts, strict=True))
         tracks = ",".join("".join(LETTERS[p] if g >> m & 1 else "." for m in range(9))
@@ -449,361 +602,51 @@ class _SchuftAPI(Game):
             parts.append(",".join(LETTERS[c] + (str(sums[i]) if i < len(sums) else "")
                                   for i, c in enumerate(contenders)))
         text = "/".join(parts)
-        if self._pactions:
+        if self._pending:
             text += ";" + self._pending_text()
         return text
 
     @classmethod
-    def from_position(cls, text: str) -> Any:
+    def from_position(cls, position: str) -> Schuft:
         """The game at a position string written by :meth:`position`."""
-        if not isinstance(text, str):
-            raise InvalidPositionError(f"{text!r} is not a Schuft position string")
+        text = text_field(position, "a Schuft position", limit=400)
         main, _, partial = text.strip().partition(";")
         state = _parse_position(main)
         game = cls.__new__(cls)
-        game._rng = random.Random()
-        game._setup(state, None)
+        game._players = state[0]
+        game._setup(state)
         if partial:
             game._load_pending(partial, text)
         return game
 
-    # ---- search helpers over chance nodes (S12)
-    def _no_pending(self, what: str, rolloff_ok: bool = False) -> None:
-        if self._pactions:
-            raise BrettError(f"{what}: a turn is half played through apply_action")
-        if not rolloff_ok and self._core_get_state()[9] is not None:
-            raise BrettError(f"{what} is not defined during the opening roll-off "
-                             f"(tied players re-roll without bound)")
-
-    def perft(self, depth: int, count_finished: bool = False, executor: Any = None) -> int:
-        """Turn sequences of exactly ``depth`` turns; every roll before a turn
-        is a chance node expanded over all 216 outcomes without using depth."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be an int >= 0, not {depth!r}")
-        self._no_pending("perft")
-        if executor is None or depth < 1 or self._core_player() == TERMINAL \
-                or (depth < 2 and self._core_player() != CHANCE):
-            return int(self._core_perft(depth, bool(count_finished)))
-        chance = self._core_player() == CHANCE
-        futures = []
-        from .game import _perft_task  # type: ignore[attr-defined]
-        klass = type(self)
-        items = [ROLL_FLAG | r for r in range(216)] if chance else self._core_moves()
-        for cm in items:
-            self._core_push(cm)
-            try:
-                futures.append(executor.submit(_perft_task, klass.__module__, klass.__qualname__,
-                                               klass.backend(), self.position(),
-                                               depth if chance else depth - 1,
-                                               bool(count_finished)))
-            finally:
-                self._core_pop()
-        return sum(f.result() for f in futures)
-
-    def divide(self, depth: int, count_finished: bool = False) -> dict[Any, int]:
-        """At a decision node ``{move: perft(depth - 1)}``; at a chance node
-        ``{roll: perft(depth)}`` (a roll uses no depth)."""
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be an int >= 0, not {depth!r}")
-        if depth == 0:
-            raise ValueError("divide needs depth >= 1")
-        self._no_pending("divide")
-        chance = self._core_player() == CHANCE
-        items = [ROLL_FLAG | r for r in range(216)] if chance else self._core_moves()
-        result = {}
-        for cm in items:
-            self._core_push(cm)
-            try:
-                result[_cm_to_move(cm)] = int(self._core_perft(depth if chance else depth - 1,
-                                                               count_finished))
-            finally:
-                self._core_pop()
-        return result
-
-    def random_playout(self, seed: Optional[int] = None,
-                       max_plies: Optional[int] = None) -> Optional[Outcome]:
-        """Roll and play uniformly random turns onto this game (both go on the
-        move stack) until it ends or ``max_plies`` turns were played.  Rolls are
-        ``below(216)`` and turns ``moves[below(len(moves))]`` of one splitmix64
-        stream, exactly as the cores' ``random_playouts``."""
-        if self._pactions:
-            raise BrettError("random_playout: a turn is half played through apply_action")
-        rng = SplitMix64(self._rng.getrandbits(64) if seed is None else seed)
-        turns = 0
-        while True:
-            player = self._core_player()
-            if player == TERMINAL or (max_plies is not None and turns >= max_plies):
-                break
-            if player == CHANCE:
-                cm = ROLL_FLAG | rng.below(216)
-            else:
-                moves = self._core_moves()
-                cm = moves[rng.below(len(moves))]
-                turns += 1
-            self._core_push(cm)
-            self._stack.append(_cm_to_move(cm))
-        return self.outcome()
-
-    def random_decision_playouts(self, n: int, seed: Optional[int] = None,
-                                 max_plies: Optional[int] = None) -> PlayoutStats:
-        """``n`` random games inside the core, every turn played by uniformly
-        random *decisions* of the integer layer (direction at 15, then one step
-        at a time, or pass) instead of a uniformly random whole turn; the state
-        is unchanged.  ``plies`` in the result counts decisions (rolls are not
-        counted).  Both twins play the same games for the same seed."""
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ValueError(f"n must be an int >= 0, not {n!r}")
-        self._no_pending("random_decision_playouts", rolloff_ok=True)
-        seed = self._rng.getrandbits(64) if seed is None else seed
-        cap = -1 if max_plies is None else int(max_plies)
-        wins, draws, unfinished, decisions = self._core_decision_playouts(
-            n, seed & (2**64 - 1), cap)
-        return PlayoutStats(n, tuple(wins), draws, unfinished, decisions)
-
-    # ---- integer layer
-    def _pending_direction(self) -> int:
-        """The direction of the turn being decided, 0 while it is still open."""
-        for action, _, _ in self._pactions:
-            if action in (ACTION_CW, ACTION_CCW):
-                return CW if action == ACTION_CW else CCW
-        r = self._core_roll()
-        if r < 0 or _ROLL_SUMS[r] == 15:
-            return 0
-        return CW if _ROLL_SUMS[r] > 15 else CCW
-
-    def _pending_cm(self) -> int:
-        steps = [(s, d) for a, s, d in self._pactions if a < ACTION_CW]
-        return _py.make_turn(self._pending_direction(), steps)
-
-    def _pending_text(self) -> str:
-        cm = self._pending_cm()
-        text = _py.turn_notation(cm)
-        return text
-
-    def _decision_options(self) -> list[tuple[int, int, int]]:
-        """Legal decisions as (action, src, dst) (remembered for the current
-        state, since legal_actions and apply_action both need them)."""
-        ident = (self._core_key(), self._pactions)
-        cache = self.__dict__.get("_options_cache")
-        if cache is not None and cache[0] == ident:
-            return cache[1]
-        result = self._decision_options_uncached()
-        self._options_cache = (ident, result)
-        return result
-
-    def _decision_options_uncached(self) -> list[tuple[int, int, int]]:
-        direction = self._pending_direction()
-        if direction == 0:
-            out = []
-            for d, action in ((CW, ACTION_CW), (CCW, ACTION_CCW)):
-                if self._core_step_options(_py.make_turn(d, [])):
-                    out.append((action, -1, -1))
-            return out or [(ACTION_PASS, -1, -1)]
-        opts = self._core_step_options(self._pending_cm())
-        assert opts is not None
-        if not opts and not self._pactions:
-            return [(ACTION_PASS, -1, -1)]
-        return sorted({((v - 1) * 37 + s, s, t) for v, s, t in opts})
-
-    def legal_actions(self) -> list[int]:
-        """Sorted legal actions: roll indices at a chance node, decisions otherwise."""
-        player = self._core_player()
-        if player == TERMINAL:
-            return []
-        if player == CHANCE:
-            return list(range(216))
-        return [a for a, _, _ in self._decision_options()]
-
-    def _check_int(self, action: Any) -> int:
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise InvalidMoveError(f"action {action!r} is not an int")
-        limit = 216 if self._core_player() == CHANCE else NUM_ACTIONS
-        if not 0 <= action < limit:
-            raise InvalidMoveError(f"action {action!r} is not in 0..{limit - 1}")
-        return action
-
-    def action_to_move(self, action: int) -> Any:
-        """A chance action → its ``Roll``; a decision → the turn so far with that
-        decision added (``pass``, a direction alone as ``SchuftMove('cw', ...)``
-        is not a move, so direction actions give the string ``'cw'``/``'ccw'``)."""
-        action = self._check_int(action)
-        if self._core_player() == CHANCE:
-            return Roll.from_index(action)
-        for a, src, dst in self._decision_options():
-            if a == action:
-                if a == ACTION_PASS:
-                    return SchuftMove("pass")
-                if a in (ACTION_CW, ACTION_CCW):
-                    return "cw" if a == ACTION_CW else "ccw"
-                cm = self._pending_cm()
-                steps = [*_py.turn_steps(cm), (src, dst)]
-                return _cm_to_move(_py.make_turn(cm & 3, steps))
-        raise IllegalMoveError(f"action {action} is not legal here")
-
-    def move_to_action(self, move: Any) -> int:
-        """A ``Roll`` → its chance action; a pass → 335; a one-step turn → its step action."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        if isinstance(move, Roll):
-            return move.index
-        if not isinstance(move, SchuftMove):
-            raise InvalidMoveError(f"{move!r} is not a Schuft move or roll")
-        if move.direction == "pass":
-            return ACTION_PASS
-        if len(move.steps) != 1:
-            raise InvalidMoveError(f"{str(move)!r}: only a single step maps to one action")
-        direction = CW if move.direction == "cw" else CCW
-        (src, dst), = _py.turn_steps(_move_to_cm(move))
-        value = self._step_value_of(direction, src, dst)
-        if value == 0:
-            raise IllegalMoveError(f"{str(move)!r}: no die value makes this step")
-        action = (value - 1) * 37 + src
-        if self._core_player() >= 0:
-            for a, s, t in self._decision_options():
-                if a == action and (s, t) != (src, dst):
-                    raise IllegalMoveError(
-                        f"{str(move)!r}: value {value} from {_py.square_name(src, True)} "
-                        f"goes to {_py.square_name(t, False)} here")
-        return action
-
-    def _step_value_of(self, direction: int, src: int, dst: int) -> int:
-        seat = SEATS[self._players][max(self._core_to_move(), 0)]
-        if src == 0:
-            d = dst - 9 * seat if direction == CW else 9 * seat + 10 - dst
-        elif dst > 36:
-            d = (9 * seat + 8 - (src - 1)) % 36 + dst - 36 if direction == CW else 0
-        else:
-            d = (dst - src) % 36 if direction == CW else (src - dst) % 36
-        return d if 1 <= d <= 9 and dst <= 45 else 0
-
-    def apply_action(self, action: int) -> None:
-        """Apply a chance action (roll index) or one decision of the turn."""
-        action = self._check_int(action)
-        player = self._core_player()
-        if player == TERMINAL:
-            raise IllegalMoveError(f"action {action}: the game is over")
-        if player == CHANCE:
-            self.roll(Roll.from_index(action))
-            return
-        for a, src, dst in self._decision_options():  # noqa: B007 (used after the loop)
-            if a == action:
-                break
-        else:
-            raise IllegalMoveError(f"action {action} is not legal here: legal are "
-                                   f"{[a for a, _, _ in self._decision_options()]}")
-        actions = (*self._pactions, (a, src, dst))
-        if a == ACTION_PASS:
-            self._finish_turn(0, (ACTION_PASS,))
-            return
-        self._pactions = actions
-        if a in (ACTION_CW, ACTION_CCW):
-            return
-        if not self._core_step_options(self._pending_cm()):
-            cm = self._pending_cm()
-            self._finish_turn(cm, tuple(x for x, _, _ in actions))
-
-    def _finish_turn(self, cm: int, actions: tuple[int, ...]) -> None:
-        rep = self._core_canonical(cm)
-        assert rep >= 0, _py.turn_notation(cm)
-        self._pactions = ()
-        self._core_push(rep)
-        self._stack.append(_cm_to_move(rep))
-        self._turn_actions[len(self._stack) - 1] = actions
-
-    def undo_action(self) -> None:
-        """Take back one decision (or one roll); taking back the last decision of
-        a finished turn pops the turn and leaves its other decisions pending."""
-        if self._pactions:
-            self._pactions = self._pactions[:-1]
-            return
-        if not self._stack:
-            raise IndexError("undo_action with nothing to undo")
-        index = len(self._stack) - 1
-        last = self._stack[-1]
-        actions = self._turn_actions.pop(index, None)
-        self._core_pop()
-        self._stack.pop()
-        if isinstance(last, Roll):
-            return
-        if actions is None:
-            actions = self._actions_of(last)
-        replay: list[tuple[int, int, int]] = []
-        for action in actions[:-1]:
-            for a, src, dst in self._decision_options_after(replay):
-                if a == action:
-                    replay.append((a, src, dst))
-                    break
-        self._pactions = tuple(replay)
-
-    def _decision_options_after(self, pending: list[tuple[int, int, int]]) \
-            -> list[tuple[int, int, int]]:
-        saved = self._pactions
-        self._pactions = tuple(pending)
-        try:
-            return self._decision_options()
-        finally:
-            self._pactions = saved
-
-    def _actions_of(self, move: SchuftMove) -> tuple[int, ...]:
-        """The decisions that play ``move`` from the position before it."""
-        if move.direction == "pass":
-            return (ACTION_PASS,)
-        roll = self.pending_roll
-        assert roll is not None
-        direction = CW if move.direction == "cw" else CCW
-        out = []
-        if roll.total == 15:
-            out.append(ACTION_CW if direction == CW else ACTION_CCW)
-        for src, dst in _py.turn_steps(_move_to_cm(move)):
-            out.append((self._step_value_of(direction, src, dst) - 1) * 37 + src)
-        return tuple(out)
-
     def _load_pending(self, partial: str, text: str) -> None:
-        if self._core_player() < 0:
+        if self._core.player() < 0:
             raise InvalidPositionError(f"{text!r}: a half-played turn needs a rolled decision node")
         try:
-            parts = partial.split()
-            if parts and parts[0] in ("cw", "ccw") and len(parts) == 1:
-                move = None
-                head = parts[0]
-            else:
-                move = SchuftMove.parse(partial)
-                head = move.direction
-            if head == "pass":
+            move = SchuftMove.parse(partial)
+            if move.direction == "pass":
                 raise InvalidMoveError("a pass is a whole turn")
-            direction = CW if head == "cw" else CCW
             roll = self.pending_roll
             assert roll is not None
-            actions = []
-            if roll.total == 15:
-                actions.append(ACTION_CW if direction == CW else ACTION_CCW)
-            elif move is None:
+            if roll.total != 15 and not move.steps:
                 raise InvalidMoveError("the direction is only chosen at a roll summing to 15")
-            if move is not None:
-                for src, dst in _py.turn_steps(_move_to_cm(move)):
-                    actions.append((self._step_value_of(direction, src, dst) - 1) * 37 + src)
-            for action in actions:
+            for action in self._actions_of(move):
                 self.apply_action(action)
-            if not self._pactions:
+            if not self._pending:
                 raise InvalidMoveError("these decisions finish the turn")
         except BrettError as exc:
-            raise InvalidPositionError(f"{text!r}: bad half-played turn {partial!r}: {exc}") \
-                from exc
+            raise InvalidPositionError(
+                f"{text!r}: bad half-played turn {partial!r}: {exc}") from exc
 
-    def __hash__(self) -> int:
-        key = int(self._core_key())
-        if self._pactions:
-            key = hash((key, self._pactions))
-        return key
+    # ---- observation
+    def observation_tensor_shape(self) -> tuple[int]:
+        """``(46 * players + 7,)``: for each player (in player order) 36 tongue
+        counts, 9 goal bits and the out count, then 4 one-hot to-move entries,
+        then the roll (3 values / 9) or zeros."""
+        return (46 * self._players + 7,)
 
-    def __eq__(self, other: object) -> bool:
-        return super().__eq__(other)
-
-    def observation_tensor(self) -> list[float]:
-        """A flat float vector: for each player (in player order) 36 tongue
-        counts, 9 goal bits and the out count (46 per player), then 4 one-hot
-        to-move entries, then the roll (3 values / 9) or zeros: ``46 * players + 7``."""
-        (n, owners, counts, goals, outs, to_move, roll, *_rest) = self._core_get_state()
+    def _observation(self) -> list[float]:
+        (n, owners, counts, goals, outs, to_move, roll, *_rest) = self._core.get_state()
         obs: list[float] = []
         for p in range(n):
             obs.extend(float(c) if o == p else 0.0 for o, c in zip(owners, counts, strict=True))
@@ -815,12 +658,12 @@ class _SchuftAPI(Game):
 
     # ---- text board
     def __str__(self) -> str:
-        (n, owners, counts, goals, outs, to_move, roll, plies, cap, rolloff) = \
-            self._core_get_state()
+        (n, _, _, goals, outs, to_move, roll, plies, cap, rolloff) = self._core.get_state()
+        pieces = self.piece_map()
         seats = SEATS[n]
         lines = []
         cap_text = f"/{cap}" if cap >= 0 else ""
-        player = self._core_player()
+        player = self._core.player()
         if player == TERMINAL:
             oc = self.outcome()
             status = f"game over: {oc.reason}" if oc else "game over"
@@ -835,13 +678,14 @@ class _SchuftAPI(Game):
             way = {"cw": "clockwise", "ccw": "counter-clockwise",
                    "choice": "cw or ccw (choice)"}[r.direction]
             status = (f"{LETTERS[to_move]} (player {to_move}) rolled {r} = {r.total}: {way}")
-            if self._pactions:
+            if self._pending:
                 status += f"; so far: {self._pending_text()}"
         lines.append(f"Schuft, {n} players, turn {plies}{cap_text}; {status}")
         for q in range(4):
             cells = []
             for i in range(9 * q, 9 * q + 9):
-                cell = f"{LETTERS[owners[i]]}{counts[i]}" if counts[i] else "."
+                on = pieces.get(str(i + 1))
+                cell = f"{LETTERS[on[0]]}{len(on)}" if on else "."
                 cells.append(f"{i + 1:>2}:{cell:<3}")
             owner = f"seat of {LETTERS[seats.index(q)]}" if q in seats else "empty seat"
             lines.append((f"Q{q} ({owner:<10}) " + " ".join(cells)).rstrip())
@@ -866,7 +710,7 @@ class _SchuftAPI(Game):
         parser.add_argument("--seed", type=int, help="seed of the game's own generator")
 
     @classmethod
-    def from_cli(cls, args: argparse.Namespace) -> Any:
+    def from_cli(cls, args: argparse.Namespace) -> Schuft:
         first: Any = args.first_player
         if isinstance(first, str) and first.isdigit():
             first = int(first)
@@ -877,6 +721,12 @@ class _SchuftAPI(Game):
 def _parse_position(text: str) -> tuple[Any, ...]:
     def bad(reason: str) -> InvalidPositionError:
         return InvalidPositionError(f"bad Schuft position {text!r}: {reason}")
+
+    def number(field: str, what: str, high: int, low: int = 0) -> int:
+        try:
+            return digits(field, what, high, low=low)
+        except InvalidPositionError as exc:
+            raise bad(str(exc)) from None
 
     parts = text.split("/")
     if len(parts) not in (7, 8):
@@ -894,18 +744,17 @@ def _parse_position(text: str) -> tuple[Any, ...]:
     for i, tok in enumerate(tokens):
         if tok == ".":
             continue
-        if len(tok) < 2 or tok[0] not in letters or not tok[1:].isdigit() \
-                or not 1 <= int(tok[1:]) <= 9 or tok[1] == "0":
-            raise bad(f"tongue {i + 1} {tok!r}: expected '.' or a letter of "
+        if len(tok) != 2 or tok[0] not in letters or not "1" <= tok[1] <= "9":
+            raise bad(f"tongue {i + 1} {tok[:10]!r}: expected '.' or a letter of "
                       f"{letters!r} and a count 1-9")
-        owners[i], counts[i] = letters.index(tok[0]), int(tok[1:])
+        owners[i], counts[i] = letters.index(tok[0]), int(tok[1])
     goals = []
     for p, track in enumerate(tracks):
         if len(track) != 9 or any(ch not in (".", letters[p]) for ch in track):
             raise bad(f"goal track {track!r}: expected 9 characters '.' or {letters[p]!r}")
         goals.append(sum(1 << m for m, ch in enumerate(track) if ch != "."))
     outs_raw = out_text.split(",")
-    if len(outs_raw) != n or not all(o.isdigit() and len(o) == 1 for o in outs_raw):
+    if len(outs_raw) != n or not all(len(o) == 1 and "0" <= o <= "9" for o in outs_raw):
         raise bad(f"out counts {out_text!r}: expected {n} numbers 0-9 separated by ','")
     outs = [int(o) for o in outs_raw]
     for p in range(n):
@@ -916,15 +765,8 @@ def _parse_position(text: str) -> tuple[Any, ...]:
     winners = [p for p in range(n) if goals[p] == FULL_GOAL]
     if len(winners) > 1:
         raise bad("more than one player has all nine pieces home")
-    if not ply_text.isdigit() or (len(ply_text) > 1 and ply_text[0] == "0"):
-        raise bad(f"ply count {ply_text!r}: expected an int >= 0")
-    plies = int(ply_text)
-    if cap_text == "-":
-        cap = -1
-    elif cap_text.isdigit() and cap_text[0] != "0":
-        cap = int(cap_text)
-    else:
-        raise bad(f"cap {cap_text!r}: expected '-' or an int >= 1")
+    plies = number(ply_text, "ply count", MAX_PLIES)
+    cap = -1 if cap_text == "-" else number(cap_text, "cap ('-' for none)", MAX_PLIES, 1)
     over = bool(winners) or (cap >= 0 and plies >= cap)
     rolloff = None
     if len(parts) == 8:
@@ -932,14 +774,16 @@ def _parse_position(text: str) -> tuple[Any, ...]:
         contenders: list[int] = []
         sums: list[int] = []
         for e in entries:
-            if not e or e[0] not in letters or (e[1:] and not e[1:].isdigit()):
-                raise bad(f"roll-off entry {e!r}: expected a player letter and its sum if rolled")
+            if not e or e[0] not in letters:
+                raise bad(f"roll-off entry {e[:10]!r}: expected a player letter and its sum "
+                          "if rolled")
             contenders.append(letters.index(e[0]))
             if e[1:]:
-                if len(sums) != len(contenders) - 1 or not 4 <= int(e[1:]) <= 26:
+                value = number(e[1:], "roll-off sum", 26, 4)
+                if len(sums) != len(contenders) - 1:
                     raise bad(f"roll-off entry {e!r}: sums 4-26, rolled in player order")
-                sums.append(int(e[1:]))
-        if len(contenders) < 2 or contenders != sorted(set(contenders)) \
+                sums.append(value)
+        if not 2 <= len(contenders) <= n or contenders != sorted(set(contenders)) \
                 or len(sums) == len(contenders):
             raise bad("roll-off: two or more players in order, not all of them rolled yet")
         if move_text != "-" or roll_text != "-" or plies or over:
@@ -962,17 +806,6 @@ def _parse_position(text: str) -> tuple[Any, ...]:
             raise bad("the game is over, so no roll can be pending")
     return (n, tuple(owners), tuple(counts), tuple(goals), tuple(outs), to_move, roll, plies,
             cap, rolloff)
-
-
-class Schuft(_SchuftAPI, _cores.selected.SchuftCore):  # type: ignore[misc,name-defined]
-    """Schuft for 2-4 players with Miwin's dice (rules S1-S12).
-
-    >>> game = Schuft(players=3, seed=1)
-    >>> game.roll("9-9-8")
-    Roll(9, 9, 8)
-    >>> game.legal_moves.count()
-    363
-    """
 
 
 __all__ = ["NUM_ACTIONS", "Roll", "Schuft", "SchuftMove"]
