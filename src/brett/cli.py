@@ -2,75 +2,95 @@
 
 Each game class contributes its own options through two classmethods,
 ``cli_arguments(parser)`` and ``from_cli(args)``, so this file knows no rules.
+Results go to stdout; errors, prompts' complaints and progress go to stderr.
+Progress shows only on a terminal and only for runs longer than about a second.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import contextlib
+import os
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Optional, TextIO
 
+from . import __version__
+from ._checks import MAX_PERFT_DEPTH, as_int
 from .errors import BrettError
+from .game import GAMES, Game
 
-GAMES = {"reversi": "Reversi", "focus": "Focus", "phutball": "Phutball", "schuft": "Schuft"}
+PROGRESS_AFTER = 1.0
+"""Seconds before progress appears on a terminal."""
 
 
 def game_class(name: str) -> Any:
-    return getattr(importlib.import_module(f"brett.{name}"), GAMES[name])
+    return GAMES[name]
 
 
-def _add_option(parser: argparse.ArgumentParser, *names: str, **kwargs: Any) -> None:
-    """Add an option unless the game already defined it (``--seed``, ``--max-plies``):
-    then the game's option serves both the game and the command."""
-    if not any(n in parser._option_string_actions for n in names):
+# ------------------------------------------------------------------ the parser
+def _add_option(parser: argparse.ArgumentParser, *names: str, top: bool, **kwargs: Any) -> None:
+    """Add a command option.  It is accepted before and after the game's name:
+    on the game's parser it is SUPPRESSed unless given, so it never overwrites
+    what was given before the name; the game's own option of the same name
+    (``--seed``, ``--max-plies``) serves both."""
+    if not top:
+        kwargs = {**kwargs, "default": argparse.SUPPRESS}
+    # ArgumentError: the game defines it, and its own option serves the command too
+    with contextlib.suppress(argparse.ArgumentError):
         parser.add_argument(*names, **kwargs)
 
 
-def _add_common(parser: argparse.ArgumentParser, command: str) -> None:
-    _add_option(parser, "--position", metavar="STRING",
+def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> None:
+    _add_option(parser, "--position", top=top, metavar="STRING",
                 help="start from this position string instead of the start")
-    _add_option(parser, "--moves", metavar="MOVES", default="",
+    _add_option(parser, "--moves", top=top, metavar="MOVES", default="",
                 help="moves to play first, separated by spaces")
-    _add_option(parser, "--backend", choices=("cython", "python"),
+    _add_option(parser, "--backend", top=top, choices=("cython", "python"),
                 help="force a core (default: the fastest available)")
     if command == "perft":
-        _add_option(parser, "--depth", type=int, required=True)
-        _add_option(parser, "--divide", action="store_true",
+        _add_option(parser, "--depth", top=top, type=int, metavar="N",
+                    help="count move sequences of exactly N moves (required, 0-100)")
+        _add_option(parser, "--divide", top=top, action="store_true",
                     help="print the count after each first move")
-        _add_option(parser, "--count-finished", action="store_true",
+        _add_option(parser, "--count-finished", top=top, action="store_true",
                     help="count a finished game as a leaf at every greater depth")
     elif command == "play":
-        _add_option(parser, "--seats", default="human,random", metavar="KINDS",
+        _add_option(parser, "--seats", top=top, default="human,random", metavar="KINDS",
                     help="comma-separated 'human' or 'random' per seat, repeated "
                          "for further players (default: human,random)")
-        _add_option(parser, "--seed", type=int, help="seed for the random players and dice")
+        _add_option(parser, "--seed", top=top, type=int,
+                    help="seed for the random players and dice")
     else:
-        _add_option(parser, "--games", type=int, default=10000)
-        _add_option(parser, "--seed", type=int, default=1)
-        _add_option(parser, "--max-plies", type=int, help="cap on each playout")
+        _add_option(parser, "--games", top=top, type=int, default=10000, metavar="N",
+                    help="number of random games to play (default 10000)")
+        _add_option(parser, "--seed", top=top, type=int, default=1,
+                    help="seed of the playouts (default 1)")
+        _add_option(parser, "--max-plies", top=top, type=int,
+                    help="cut each playout after this many moves")
 
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser; only the game named in ``argv`` is imported, for its options."""
     parser = argparse.ArgumentParser(prog="brett", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"brett {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command, text in (("perft", "count move sequences to a depth"),
                           ("play", "play a game in the terminal"),
                           ("bench", "random playouts per second")):
-        sub = commands.add_parser(command, help=text)
-        games = sub.add_subparsers(dest="game", required=True)
+        sub = commands.add_parser(command, help=text, description=text)
+        _add_common(sub, command, top=True)
+        games = sub.add_subparsers(dest="game", required=True, metavar="GAME")
         for name in GAMES:
             gp = games.add_parser(name, help=f"{command} {name}")
             if name in argv:
                 # The game's own options first, so that its --seed / --max-plies win.
                 cls = game_class(name)
                 cls.cli_arguments(gp)
-                gp.set_defaults(_loader=_loader_for(cls))
-            _add_common(gp, command)
+                gp.set_defaults(loader=_loader_for(cls))
+            _add_common(gp, command, top=False)
     return parser
 
 
@@ -84,46 +104,96 @@ def _loader_for(cls: Any) -> Callable[[argparse.Namespace], Any]:
     return load
 
 
-def cmd_perft(game: Any, args: argparse.Namespace, out: TextIO) -> None:
-    start = time.perf_counter()
-    if args.divide:
-        counts = game.divide(args.depth, count_finished=args.count_finished)
-        for move, n in counts.items():
-            print(f"{move} {n}", file=out)
-        total = sum(counts.values())
-    else:
-        total = game.perft(args.depth, count_finished=args.count_finished)
-    seconds = time.perf_counter() - start
+# ------------------------------------------------------------------ progress
+class Progress:
+    """A one-line progress display on stderr, shown on a terminal only and only
+    once a run has taken :data:`PROGRESS_AFTER` seconds."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.start = time.perf_counter()
+        self.cpu = time.process_time()
+        self.live = err.isatty()
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        if self.live and self.wall() >= PROGRESS_AFTER:
+            self.err.write(f"\r{text[:100]:<100}")
+            self.err.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.err.write("\r" + " " * 100 + "\r")
+            self.err.flush()
+
+    def wall(self) -> float:
+        return time.perf_counter() - self.start
+
+    def times(self) -> str:
+        return f"{self.wall():.3f} s wall, {time.process_time() - self.cpu:.3f} s CPU"
+
+
+# ------------------------------------------------------------------ commands
+def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    if args.depth is None:
+        raise BrettError(f"perft needs --depth N (0-{MAX_PERFT_DEPTH})")
+    as_int(args.depth, "depth", 0, MAX_PERFT_DEPTH)
+    progress = Progress(err)
+    total = 0
+    try:
+        if args.depth < 2 and not args.divide:
+            total = game.perft(args.depth, count_finished=args.count_finished)
+        else:
+            # One subtree per first move, so a long run can show where it is.
+            parts = game.divide_iter(args.depth, count_finished=args.count_finished)
+            for done, (move, count) in enumerate(parts, 1):
+                if args.divide:
+                    print(f"{move} {count}", file=out, flush=True)
+                total += count
+                progress.show(f"perft({args.depth}): {done} first moves done, "
+                              f"{total:,} nodes, {progress.wall():.0f} s")
+    finally:
+        progress.done()
+    seconds = progress.wall()
     rate = total / seconds if seconds > 0 else float("inf")
     print(f"perft({args.depth}) = {total}", file=out)
-    print(f"{seconds:.3f} s, {rate:,.0f} nodes/s ({type(game).backend()} core)", file=out)
+    print(f"{progress.times()}, {rate:,.0f} nodes/s ({type(game).backend()} core)", file=out)
 
 
-def cmd_bench(game: Any, args: argparse.Namespace, out: TextIO) -> None:
-    start = time.perf_counter()
-    stats = game.random_playouts(args.games, seed=args.seed, max_plies=args.max_plies)
-    seconds = time.perf_counter() - start
-    print(f"{stats.games} random games, {stats.plies} plies in {seconds:.3f} s: "
+def cmd_bench(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    progress = Progress(err)
+
+    def report(done: int) -> None:
+        progress.show(f"{done:,} / {args.games:,} games, {progress.wall():.0f} s")
+
+    try:
+        stats = game.random_playouts(args.games, seed=args.seed, max_plies=args.max_plies,
+                                     progress=report)
+    finally:
+        progress.done()
+    seconds = max(progress.wall(), 1e-9)
+    print(f"{stats.games} random games, {stats.plies} plies in {progress.times()}: "
           f"{stats.games / seconds:,.0f} games/s, {stats.plies / seconds:,.0f} plies/s "
           f"({type(game).backend()} core)", file=out)
     print(f"wins per player {list(stats.wins)}, draws {stats.draws}, "
           f"unfinished {stats.unfinished}", file=out)
 
 
-def cmd_play(game: Any, args: argparse.Namespace, out: TextIO,
+def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
     read = read or input  # looked up at call time, so tests can patch builtins.input
     kinds = [k.strip() for k in args.seats.split(",")]
     if any(k not in ("human", "random") for k in kinds):
-        raise SystemExit(f"--seats: each seat is 'human' or 'random', not {args.seats!r}")
+        raise BrettError(f"--seats: each seat is 'human' or 'random', not {args.seats!r}")
     rng = random.Random(args.seed)
-    print(game, file=out)
+    print(game, file=out, flush=True)
     while not game.is_over():
         if game.is_chance_node():
             outcomes = game.chance_outcomes()
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
             game.apply_action(action)
-            print(f"roll: {game.peek()}", file=out)
+            print(f"chance: {game.peek()}", file=out, flush=True)
             continue
         player = game.current_player()
         kind = kinds[player % len(kinds)]
@@ -131,47 +201,78 @@ def cmd_play(game: Any, args: argparse.Namespace, out: TextIO,
             # The game's own random mover: Phutball draws a path step by step
             # instead of listing every path, which can be exponentially many.
             game.random_playout(seed=rng.getrandbits(64), max_plies=1)
-            print(f"player {player} plays {game.peek()}", file=out)
-        elif not _human_turn(game, player, out, read):
+            print(f"{game.player_name(player)} plays {game.peek()}", file=out, flush=True)
+        elif not _human_turn(game, player, kinds, out, err, read):
             return
-        print(game, file=out)
-    print(f"game over: {game.outcome()}", file=out)
+        print(game, file=out, flush=True)
+    print(f"game over: {game.outcome()}", file=out, flush=True)
 
 
-def _human_turn(game: Any, player: int, out: TextIO, read: Callable[[str], str]) -> bool:
+def _human_turn(game: Game[Any], player: int, kinds: list[str], out: TextIO, err: TextIO,
+                read: Callable[[str], str]) -> bool:
     """Ask until a legal move is given; False when the player quits."""
     while True:
+        print(f"{game.player_name(player)} to move (a move, ? for the legal moves, "
+              f"undo, quit):", file=out, flush=True)
         try:
-            text = read(f"player {player} move (? for moves, undo, quit): ").strip()
+            text = read("").strip()
         except EOFError:
             return False
         if text in ("quit", "q"):
             return False
         if text == "?":
-            print(" ".join(str(m) for m in game.legal_moves), file=out)
+            print(" ".join(str(m) for m in game.legal_moves), file=out, flush=True)
         elif text == "undo":
-            if game.move_stack:
-                game.pop()
-                print(game, file=out)
+            if _undo_to_human(game, kinds):
+                print(game, file=out, flush=True)
+            else:
+                print("nothing to undo: no move of yours is on the board", file=err,
+                      flush=True)
         else:
             try:
                 game.push(text)
                 return True
             except BrettError as exc:
-                print(f"  {exc}", file=out)
+                print(f"  {exc}", file=err, flush=True)
 
 
-def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout) -> int:
+def _undo_to_human(game: Game[Any], kinds: list[str]) -> bool:
+    """Take back the last move a human made and everything after it (the
+    computers' replies, the dice); False if no human move is on the stack."""
+    trial = game.copy()
+    pops = 0
+    while trial.move_stack:
+        trial.pop()
+        pops += 1
+        if not trial.is_chance_node() and kinds[trial.current_player() % len(kinds)] == "human":
+            for _ in range(pops):
+                game.pop()
+            return True
+    return False
+
+
+def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
+         err: Optional[TextIO] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
     args = build_parser(argv).parse_args(argv)
+    commands = {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}
     try:
-        game = args._loader(args)
-        {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}[args.command](game, args, out)
+        game = args.loader(args)
+        commands[args.command](game, args, out, err)
     except BrettError as exc:
-        print(f"brett: error: {exc}", file=sys.stderr)
+        print(f"brett: error: {exc}", file=err)
         return 2
     except KeyboardInterrupt:
+        print("brett: interrupted", file=err)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``brett play ... | head``): stop quietly, and keep
+        # the interpreter's final flush from raising again.
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 

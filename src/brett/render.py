@@ -21,20 +21,23 @@ import html
 from collections.abc import Callable
 from typing import Any
 
+from ._checks import as_int
+from .errors import BrettError
+from .game import Game
+
 # Player colours r, g, b, y (Focus and Schuft).
 COLOURS = ("#d62728", "#2ca02c", "#1f77b4", "#f2c80f")
 _NAMES = ("red", "green", "blue", "yellow")
 
 
-def svg(game: Any, size: int = 400) -> str:
+def svg(game: Game[Any], size: int = 400) -> str:
     """The game's position as an SVG document string: the board fits in about
-    ``size`` x ``size`` pixels, a caption of a few lines goes below it."""
-    renderer = _RENDERERS.get(getattr(game, "game_name", ""))
-    if renderer is None:
-        raise TypeError(f"cannot draw {game!r}: not a brett game")
-    if isinstance(size, bool) or not isinstance(size, int) or size < 50:
-        raise ValueError(f"size={size!r}: expected an int >= 50 (pixels)")
-    return renderer(game, size)
+    ``size`` x ``size`` pixels (50 to 4000), a caption of a few lines goes below it.
+    Only the public API of the game is read (``piece_map`` and friends)."""
+    if not isinstance(game, Game) or game.game_name not in _RENDERERS:
+        raise BrettError(f"cannot draw {game!r:.60}: not a brett game")
+    size = as_int(size, "size", 50, 4000)
+    return _RENDERERS[game.game_name](game, size)
 
 
 # ------------------------------------------------------------------ helpers
@@ -84,7 +87,12 @@ def _captions(lines: list[str], y: float, width: float, font: float) -> list[str
 
 # ------------------------------------------------------------------ Reversi
 def _reversi(game: Any, size: int) -> str:
-    n, black, white, blocked, player = game._core_get_state()
+    from .reversi import OCTAGON_CUTS
+
+    n = game.size
+    discs = game.piece_map()
+    holes = set(game.holes)
+    cuts = set(OCTAGON_CUTS) if game.board == "octagon" else set()
     files = "abcdefghijklmnop"
     cell = size / (n + 1.3)
     m = cell  # margin for the coordinates (top and left)
@@ -92,58 +100,54 @@ def _reversi(game: Any, size: int) -> str:
     width = m + n * cell + cell * 0.3
     board_end = m + n * cell
     body = []
-    holes = set(game._holes)
-    last = game.peek().square if game.move_stack else None
+    last = str(game.peek()) if game.move_stack else None
     for sq in range(n * n):
         row, col = divmod(sq, n)
         x, y = m + col * cell, m + row * cell
-        bit = 1 << sq
-        if blocked & bit:
-            kind = "hole" if sq in holes else "cut"
-            if kind == "hole":
-                body.append(_el("rect", kind, x=x, y=y, width=cell, height=cell,
-                                fill="#555555", stroke="#1b3d2a", stroke_width=1.0))
-            else:  # not part of the octagon board: left blank
-                body.append(_el("rect", kind, x=x, y=y, width=cell, height=cell, fill="none"))
+        name = f"{files[col]}{row + 1}"
+        if name in holes:
+            body.append(_el("rect", "hole", x=x, y=y, width=cell, height=cell,
+                            fill="#555555", stroke="#1b3d2a", stroke_width=1.0))
+            continue
+        if name in cuts:  # not part of the octagon board: left blank
+            body.append(_el("rect", "cut", x=x, y=y, width=cell, height=cell, fill="none"))
             continue
         body.append(_el("rect", "square", x=x, y=y, width=cell, height=cell,
                         fill="#2e8b57", stroke="#1b3d2a", stroke_width=1.0))
         cx, cy = x + cell / 2, y + cell / 2
-        name = f"{files[col]}{row + 1}"
-        if (black | white) & bit:
-            colour = "black" if black & bit else "white"
+        if name in discs:
+            colour = "black" if discs[name] == 0 else "white"
             body.append(_el("circle", f"disc {colour}", cx=cx, cy=cy, r=cell * 0.4,
                             fill="#111111" if colour == "black" else "#f8f8f8",
                             stroke="#111111", stroke_width=1.0, data_square=name))
-        if sq == last:
+        if name == last:
             body.append(_el("circle", "last-move", cx=cx, cy=cy, r=cell * 0.1, fill="#e03030",
                             data_square=name))
     for i in range(n):
         body.append(_text(m + (i + 0.5) * cell, m / 2, files[i], "coord", font))
         body.append(_text(m / 2, m + (i + 0.5) * cell, str(i + 1), "coord", font))
     b, w = game.discs()
-    if game.is_over():
-        outcome = game.outcome()
+    outcome = game.outcome()
+    if outcome is not None:
         result = "draw" if outcome.is_draw else ("Black" if outcome.winner == 0 else "White") \
             + " wins"
         status = f"game over, {result}: Black {b}, White {w}"
     else:
-        status = f"{'Black' if player == 0 else 'White'} to move: Black {b}, White {w}"
+        status = f"{'Black' if game.turn == 0 else 'White'} to move: Black {b}, White {w}"
     body += _captions([status], board_end + font * 1.2, width, font)
     return _document(width, board_end + font * 2.2, f"Reversi {game.position()}", body)
 
 
 # ------------------------------------------------------------------ Focus
 def _focus(game: Any, size: int) -> str:
-    from ._core._focus_py import SQUARE_NAMES, SQUARE_XY
-
     cell = size / 8.8
     m = cell * 0.6
     font = max(cell * 0.28, 9.0)
     board_end = m + 8 * cell
     width = board_end + cell * 0.2
     body = []
-    playable = {xy: name for name, xy in zip(SQUARE_NAMES, SQUARE_XY, strict=True)}
+    playable = {("abcdefgh".index(name[0]), int(name[1]) - 1): name for name in game.squares}
+    stacks = game.piece_map()
     for y in range(8):
         for x in range(8):
             sx, sy = m + x * cell, m + (7 - y) * cell
@@ -155,7 +159,7 @@ def _focus(game: Any, size: int) -> str:
                             fill="#e8d2a6" if (x + y) % 2 else "#d9bd85",
                             stroke="#8a6d3b", stroke_width=1.0))
             name = playable[(x, y)]
-            stack = game.stack(name)
+            stack = "".join("rgby"[c] for c in stacks.get(name, ()))
             if not stack:
                 continue
             body.append(f'<g class="stack" data-square="{name}">')
@@ -198,7 +202,14 @@ def _focus(game: Any, size: int) -> str:
 def _phutball(game: Any, size: int) -> str:
     from .phutball import LETTERS
 
-    cols, rows, men, ball = game._core_get_state()[:4]
+    cols, rows = game.columns, game.rows
+    pieces = game.piece_map()
+
+    def cell_of(point: str) -> int:
+        return int(point[1:]) * cols + LETTERS.index(point[0])
+
+    men = [cell_of(p) for p, kind in pieces.items() if kind == "man"]
+    ball = cell_of(game.ball)
     s = size / max(cols + 1, rows + 4)
     font = max(s * 0.45, 8.0)
     width = (cols + 1) * s
@@ -230,8 +241,9 @@ def _phutball(game: Any, size: int) -> str:
     for cell in men:
         body.append(_el("circle", "man", cx=x(cell % cols), cy=y(cell // cols), r=s * 0.42,
                         fill="#111111"))
-    if game.move_stack and game.peek().is_jump:
-        cells = [game._cell_of(p, beyond=True) for p in game.peek().points]
+    shown = game.pending_move or (game.peek() if game.move_stack else None)
+    if shown is not None and shown.is_jump:  # the open path, or the last move's
+        cells = [cell_of(p) for p in shown.points]
         points = " ".join(f"{_n(x(c % cols))},{_n(y(c // cols))}" for c in cells)
         body.append(_el("polyline", "path", points=points, fill="none", stroke="#e03030",
                         stroke_width=max(s * 0.08, 1.5), stroke_dasharray=_n(s * 0.2)))
@@ -255,8 +267,8 @@ def _phutball(game: Any, size: int) -> str:
 def _schuft(game: Any, size: int) -> str:
     from .schuft import SEATS
 
-    n, owners, counts, goals, outs, to_move, _roll, plies, cap, rolloff = \
-        game._core_get_state()
+    n = game.num_players()
+    pieces = game.piece_map()
     u = size / 14.4        # one tongue's width; the ring is 9 tongues + two corners
     d = 2 * u              # the ring's depth (and a corner's side)
     m = 0.7 * u            # margin for the tongue numbers
@@ -284,16 +296,17 @@ def _schuft(game: Any, size: int) -> str:
             fill="#c49a5a" if i % 2 else "#8c6a3c"))
         nx, ny = at(q, (j + 0.5) * u, -m / 2)
         body.append(_text(nx, ny, str(i + 1), "coord", font * 0.9))
-        count = counts[i]
+        on = pieces.get(str(i + 1), ())
+        count = len(on)
         step = min(0.55 * u, (d - 0.9 * u) / max(count - 1, 1))
         for k in range(count):
             cx, cy = at(q, (j + 0.5) * u, 0.45 * u + k * step)
-            body.append(_el("circle", f"piece {'rgby'[owners[i]]}", cx=cx, cy=cy, r=0.4 * u,
-                            fill=COLOURS[owners[i]], stroke="#222222", stroke_width=0.8))
+            body.append(_el("circle", f"piece {'rgby'[on[k]]}", cx=cx, cy=cy, r=0.4 * u,
+                            fill=COLOURS[on[k]], stroke="#222222", stroke_width=0.8))
         if count > 1:
             cx, cy = at(q, (j + 0.5) * u, 0.45 * u + (count - 1) * step)
             body.append(_text(cx, cy, str(count), "count", font, font_weight="bold",
-                              fill="#000000" if owners[i] == 3 else "#ffffff"))
+                              fill="#000000" if on[0] == 3 else "#ffffff"))
     # Goal tracks: from corner C_q (left of quarter q, seen from seat q) toward the centre.
     centre = m + side / 2
     for p, seat in enumerate(SEATS[n]):
@@ -305,43 +318,41 @@ def _schuft(game: Any, size: int) -> str:
         for field in range(9):
             off = (field + 0.5) * 0.5 * u
             fx, fy = ix - sx * off, iy - sy * off
-            filled = goals[p] >> field & 1
+            filled = f"{'rgby'[p]}:g{field + 1}" in pieces
             body.append(_el("circle", "goal-field goal-piece" if filled else "goal-field",
                             cx=fx, cy=fy, r=0.22 * u,
                             fill=COLOURS[p] if filled else "#ffffff",
                             stroke=COLOURS[p], stroke_width=1.2))
         body.append("</g>")
-        body.append(_text(ix + sx * d / 2, iy + sy * d / 2, f"{'rgby'[p]} out {outs[p]}",
+        waiting = len(pieces.get(f"{'rgby'[p]}:x", ()))
+        body.append(_text(ix + sx * d / 2, iy + sy * d / 2, f"{'rgby'[p]} out {waiting}",
                           "out", font * 0.9, fill=COLOURS[p], font_weight="bold"))
-    turn = f"turn {plies}" + (f"/{cap}" if cap >= 0 else "")
-    outcome = game.outcome()
-    roll = game.pending_roll
+    outcome, roll, mover = game.outcome(), game.pending_roll, game.to_move
     if outcome is not None:
         status = f"game over: {outcome.reason}"
-    elif rolloff is not None:
+    elif mover is None:
         status = "opening roll-off"
     elif roll is None:
-        status = f"{_NAMES[to_move]} ({'rgby'[to_move]}) to roll"
+        status = f"{_NAMES[mover]} ({'rgby'[mover]}) to roll"
     else:
         way = {"cw": "clockwise", "ccw": "counter-clockwise",
                "choice": "choose cw or ccw"}[roll.direction]
-        status = f"{_NAMES[to_move]} rolled {roll} = {roll.total}: {way}"
+        status = f"{_NAMES[mover]} rolled {roll} = {roll.total}: {way}"
+    turn = f"turn {game.plies}" + (f"/{game.max_plies}" if game.max_plies is not None else "")
     lines = [f"{turn}; {status}"]
-    if game._pactions:
-        lines.append(f"so far: {game._pending_text()}")
-    lines.append("home " + ", ".join(f"{'rgby'[p]} {bin(g).count('1')}"
-                                     for p, g in enumerate(goals))
-                 + "; out " + ", ".join(f"{'rgby'[p]} {o}" for p, o in enumerate(outs)))
+    if game.pending_move is not None:
+        lines.append(f"so far: {game.pending_move}")
+    home = [sum(f"{'rgby'[p]}:g{m}" in pieces for m in range(1, 10)) for p in range(n)]
+    out = [len(pieces.get(f"{'rgby'[p]}:x", ())) for p in range(n)]
+    lines.append("home " + ", ".join(f"{'rgby'[p]} {home[p]}" for p in range(n))
+                 + "; out " + ", ".join(f"{'rgby'[p]} {out[p]}" for p in range(n)))
     top = m + side + m + font
     body += _captions(lines, top, width, font)
     return _document(width, top + font * 1.35 * len(lines), f"Schuft {game.position()}", body)
 
 
+# One drawing function per game, found by the game's name (brett.GAMES is the list).
 _RENDERERS: dict[str, Callable[[Any, int], str]] = {
-    "reversi": _reversi,
-    "focus": _focus,
-    "phutball": _phutball,
-    "schuft": _schuft,
-}
+    draw.__name__.lstrip("_"): draw for draw in (_reversi, _focus, _phutball, _schuft)}
 
 __all__ = ["svg"]
