@@ -43,7 +43,7 @@ def test_svg_is_exported_and_used_by_jupyter() -> None:
 
 @pytest.mark.parametrize("bad", [object(), "reversi", None])
 def test_svg_refuses_non_games(bad: object) -> None:
-    with pytest.raises(TypeError, match="not a brett game"):
+    with pytest.raises(brett.BrettError, match="not a brett game"):
         brett.svg(bad)
 
 

@@ -3,7 +3,6 @@ nodes, notation, position strings and the integer layer, on both cores."""
 
 from __future__ import annotations
 
-import io
 import itertools
 import pickle
 import random
@@ -11,10 +10,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import brett
-from brett import cli
-from brett.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from brett._core._rng import SplitMix64
+from brett.errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from brett.schuft import (
     ACTION_CCW,
     ACTION_CW,
@@ -24,7 +25,7 @@ from brett.schuft import (
     Schuft,
     SchuftMove,
 )
-from conftest import reference_vectors
+from conftest import needs_cython, reference_vectors
 
 
 def pos(tongues: dict[int, str], goals: list[str], outs: tuple[int, ...] = (0, 0),
@@ -312,7 +313,7 @@ def test_max_plies_draw_and_roll_off(backend: str) -> None:
 
 
 # ------------------------------------------------------------ notation, errors
-@pytest.mark.parametrize("bad", ["cw", "xx 1/2", "cw 1-2", "cw 0/3", "cw 37/3", "cw 3/g0",
+@pytest.mark.parametrize("bad", ["xx 1/2", "cw 1-2", "cw 0/3", "cw 37/3", "cw 3/g0",
                                  "cw 1/2 2/3 3/4 4/5", "pass 1/2", "cw 1/2/3", 7, None,
                                  "cw x/x", "ccw g1/3"])
 def test_bad_notation(backend: str, bad: Any) -> None:
@@ -324,7 +325,7 @@ def test_bad_notation(backend: str, bad: Any) -> None:
     assert (game.position(), hash(game)) == (before, key)
 
 
-@pytest.mark.parametrize("bad", ["ccw 1/36", "cw 13/22 22/31", "pass", "cw 9/g9",
+@pytest.mark.parametrize("bad", ["cw", "ccw 1/36", "cw 13/22 22/31", "pass", "cw 9/g9",
                                  "cw 1/10 13/22 22/31"])
 def test_illegal_turns(backend: str, bad: str) -> None:
     game = Schuft.twin(backend)(players=2)
@@ -436,7 +437,7 @@ def test_half_played_turn(backend: str) -> None:
 # ------------------------------------------------------------ deeper perft
 def _near_end(seed: int, players: int) -> str:
     """A position a few turns before the end of a seeded random game."""
-    game = Schuft.twin("cython" if Schuft._cores.cython else "python")(players=players)
+    game = Schuft(players=players)  # the fastest core: the position is the same on both
     game.random_playout(seed=seed)
     assert game.is_over()
     for _ in range(4 * players):  # two rounds of turns and their rolls back
@@ -444,26 +445,23 @@ def _near_end(seed: int, players: int) -> str:
     return game.position()
 
 
+@needs_cython
 @pytest.mark.parametrize(("seed", "players"), [(3, 2), (4, 3), (5, 4)])
 def test_perft_2_near_the_end_twins_agree(seed: int, players: int) -> None:
     position = _near_end(seed, players)
-    fast = Schuft.twin("cython").from_position(position) if \
-        Schuft._cores.cython is not None else None
+    fast = Schuft.twin("cython").from_position(position)
     slow = Schuft.twin("python").from_position(position)
     slow.roll("9-9-8")
+    fast.roll("9-9-8")
     expected = slow.perft(2)
-    assert expected > 0
-    if fast is not None:
-        fast.roll("9-9-8")
-        assert fast.perft(2) == expected
-        assert fast.perft(2, count_finished=True) == slow.perft(2, count_finished=True)
+    assert expected > 0 and fast.perft(2) == expected
+    assert fast.perft(2, count_finished=True) == slow.perft(2, count_finished=True)
 
 
 @pytest.mark.slow
+@needs_cython
 @pytest.mark.parametrize(("seed", "players"), [(3, 2), (4, 3), (5, 4)])
 def test_perft_2_from_a_chance_node_near_the_end(seed: int, players: int) -> None:
-    if Schuft._cores.cython is None:
-        pytest.skip("BRETT_NO_EXTENSIONS=1: deep perft runs on the compiled core")
     position = _near_end(seed, players)
     fast = Schuft.twin("cython").from_position(position)
     total = fast.perft(2)
@@ -471,36 +469,6 @@ def test_perft_2_from_a_chance_node_near_the_end(seed: int, players: int) -> Non
 
 
 # ------------------------------------------------------------ random games
-def test_twins_agree_move_for_move() -> None:
-    if Schuft._cores.cython is None:
-        pytest.skip("BRETT_NO_EXTENSIONS=1: no compiled twin")
-    py, cy = Schuft.twin("python"), Schuft.twin("cython")
-    for seed, players in itertools.product(range(2), (2, 3, 4)):
-        first = "roll" if seed else 0
-        a = py(players=players, first_player=first)
-        b = cy(players=players, first_player=first)
-        rng = random.Random(seed * 10 + players)
-        for _ in range(60):
-            assert a.position() == b.position() and hash(a) == hash(b)
-            if a.is_over():
-                break
-            if a.is_chance_node():
-                r = rng.randrange(216)
-                a.apply_action(r)
-                b.apply_action(r)
-                continue
-            ma, mb = moves(a), moves(b)
-            assert ma == mb
-            m = rng.choice(ma)
-            a.push(m)
-            b.push(m)
-        assert a.random_playout(seed=seed, max_plies=30) == \
-            b.random_playout(seed=seed, max_plies=30)
-        assert a.position() == b.position()
-        assert a.random_playouts(2, seed=9, max_plies=10) == \
-            b.random_playouts(2, seed=9, max_plies=10)
-
-
 def test_playouts_finish(backend: str) -> None:
     game = Schuft.twin(backend)(players=4, first_player="roll", seed=3)
     if backend == "cython":
@@ -511,32 +479,10 @@ def test_playouts_finish(backend: str) -> None:
     assert capped.unfinished == 2 and capped.plies == 20
 
 
-# ------------------------------------------------------------ CLI
-def test_cli_perft() -> None:
-    out = io.StringIO()
-    assert cli.main(["perft", "schuft", "--depth", "1", "--players", "4"], out=out) == 0
-    assert "perft(1) = 165750" in out.getvalue()
-    out = io.StringIO()
-    assert cli.main(["perft", "schuft", "--depth", "1", "--moves", "9-9-8", "--divide"],
-                    out=out) == 0
-    assert "cw " in out.getvalue()
-
-
-def test_cli_play_scripted() -> None:
-    out = io.StringIO()
-    code = cli.main(["play", "schuft", "--seats", "random", "--players", "3",
-                     "--max-plies", "6", "--seed", "2"], out=out)
-    text = out.getvalue()
-    assert code == 0 and "roll: " in text and "game over" in text
-    assert "goal b" in text and text.count("roll: ") == 6
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_decision_playouts_follow_the_integer_layer(backend: str, players: int) -> None:
     """The core's decision playouts make exactly the choices of a Python loop
     over legal_actions() with the same splitmix64 stream."""
-    from brett._core._rng import SplitMix64
-
     cls = Schuft.twin(backend)
     game = cls(players=players, first_player="roll")
     stats = game.random_decision_playouts(1, seed=players, max_plies=40)
@@ -557,19 +503,6 @@ def test_decision_playouts_follow_the_integer_layer(backend: str, players: int) 
     assert stats.wins == tuple(int(outcome is not None and outcome.winner == p)
                                for p in range(players))
     assert stats.unfinished == int(outcome is None)
-
-
-def test_cli_bench_and_options() -> None:
-    out = io.StringIO()
-    assert cli.main(["bench", "schuft", "--games", "3", "--players", "4", "--max-plies", "20"],
-                    out=out) == 0
-    # --max-plies is also the game's own cap here: the games end as draws
-    assert "3 random games" in out.getvalue() and "draws 3" in out.getvalue()
-    out = io.StringIO()
-    assert cli.main(["perft", "schuft", "--depth", "1", "--players", "3", "--first-player",
-                     "roll", "--moves", "9-9-8 1-1-2 5-8-2"], out=out) == 0
-    # r rolled 26, g 4, b 15: r starts and rolls again
-    assert "perft(1) = 156574" in out.getvalue()
 
 
 def test_reentry_ignores_tall_stacks_but_goal_steps_do_not(backend: str) -> None:
@@ -597,3 +530,87 @@ def test_pass_at_fifteen_needs_both_directions_blocked(backend: str) -> None:
     assert moves(game) == ["pass"] and game.legal_actions() == [ACTION_PASS]
     game.apply_action(ACTION_PASS)
     assert str(game.peek()) == "pass" and game.is_chance_node()
+
+
+# ------------------------------------------------------------ turns decision by decision
+FIXTURE = [HealthCheck.function_scoped_fixture]  # `backend` is the same for every example
+
+
+def step(game: Any, rng: random.Random) -> None:
+    """One random chance event or turn."""
+    if game.is_chance_node():
+        game.apply_action(rng.randrange(216))
+    else:
+        game.push(rng.choice(list(game.legal_moves)))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=FIXTURE)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]),
+       plies=st.integers(0, 12))
+def test_every_playable_order_of_a_turn_is_the_same_move(backend: str, seed: int, players: int,
+                                                         plies: int) -> None:
+    game = Schuft.twin(backend)(players=players)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over():
+            return
+        step(game, rng)
+    if game.is_over():
+        return
+    if game.is_chance_node():
+        game.apply_action(rng.randrange(216))
+    legal = list(game.legal_moves)
+    for move in rng.sample(legal, min(6, len(legal))):
+        for order in itertools.permutations(move.steps):
+            candidate = SchuftMove(move.direction, order)
+            # play the order decision by decision: legal in order iff every
+            # decision is offered; then the turn must end as the same move
+            size = len(game.move_stack)
+            made = 0
+            direction_first = game.legal_actions()[0] in (333, 334)
+            if direction_first:
+                game.apply_action(333 if move.direction == "cw" else 334)
+                made += 1
+            for i in range(len(order)):
+                try:  # the turn so far plus one step maps to that step's action
+                    action = game.move_to_action(SchuftMove(move.direction, order[:i + 1]))
+                except BrettError:
+                    break
+                if action not in game.legal_actions() or len(game.move_stack) > size:
+                    break
+                game.apply_action(action)
+                made += 1
+            finished = len(game.move_stack) > size and made == len(order) + direction_first
+            if finished:
+                assert game.peek() == move
+                game.pop()
+                assert game.push(candidate) == move
+                game.pop()
+            else:
+                while made:
+                    game.undo_action()
+                    made -= 1
+                with pytest.raises(BrettError):
+                    game.push(candidate)
+            assert len(game.move_stack) == size
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=FIXTURE)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
+def test_integer_layer_plays_only_legal_moves(backend: str, seed: int, players: int) -> None:
+    game = Schuft.twin(backend)(players=players, first_player="roll")
+    rng = random.Random(seed)
+    for _ in range(30):
+        if game.is_over():
+            break
+        size = len(game.move_stack)
+        if game.is_chance_node():
+            game.apply_action(rng.choice(game.legal_actions()))
+            continue
+        legal = set(game.legal_moves)
+        while len(game.move_stack) == size:
+            actions = game.legal_actions()
+            mask = game.legal_actions_mask()
+            assert [i for i, bit in enumerate(mask) if bit] == actions
+            game.apply_action(rng.choice(actions))
+        assert game.peek() in legal

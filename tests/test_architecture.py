@@ -1,0 +1,82 @@
+"""The architecture's rules (docs/architecture.md), checked."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import brett
+from brett._core._base import Core
+from brett.game import Game
+from conftest import NO_EXTENSIONS
+
+SRC = Path(brett.__file__).parent
+BASE_ONLY = ("push", "pop", "perft", "divide", "random_playout", "random_playouts",
+             "legal_actions", "apply_action", "undo_action", "current_player", "is_over",
+             "copy", "returns")
+PROTOCOL = [name for name, member in vars(Core).items()
+            if callable(member) and not name.startswith("_")]
+
+
+@pytest.mark.parametrize("name", list(brett.GAMES))
+def test_game_modules_supply_hooks_not_base_behaviour(name: str) -> None:
+    cls = brett.GAMES[name]
+    assert issubclass(cls, Game) and cls.game_name == name
+    overridden = [m for m in BASE_ONLY if m in vars(cls)]
+    assert overridden == [], f"{cls.__name__} redefines {overridden}"
+
+
+def _cores(name: str) -> list[Any]:
+    cores = brett.game._LOADED[name]
+    core_cls = brett.GAMES[name]._core_class_name
+    found = [getattr(cores.python, core_cls)]
+    if not NO_EXTENSIONS:
+        assert cores.cython is not None
+        found.append(getattr(cores.cython, core_cls))
+    return found
+
+
+@pytest.mark.parametrize("name", list(brett.GAMES))
+def test_both_twins_implement_the_core_protocol(name: str) -> None:
+    assert {"set_state", "push", "pop", "perft", "playouts", "enter"} <= set(PROTOCOL)
+    signatures = []
+    for core_cls in _cores(name):
+        core = core_cls()
+        assert isinstance(core, Core), core_cls
+        assert isinstance(core.entries, list)
+        signatures.append({method: [p for p in inspect.signature(getattr(core, method))
+                                    .parameters] for method in PROTOCOL})
+    for method in PROTOCOL:
+        expected = len(inspect.signature(getattr(Core, method)).parameters) - 1
+        for sig in signatures:
+            assert len(sig[method]) == expected, (name, method, sig[method])
+    # Twin-specific extras are the same on both twins too.
+    extras = [{m for m in dir(c) if not m.startswith("_")} - set(PROTOCOL) - {"entries"}
+              for c in _cores(name)]
+    assert all(e == extras[0] for e in extras), extras
+
+
+@pytest.mark.parametrize("module", ["records.py", "render.py", "cli.py"])
+def test_features_over_the_games_use_the_public_api(module: str) -> None:
+    """No attribute that starts with an underscore is read off any object (of
+    a game or otherwise) in these modules."""
+    tree = ast.parse((SRC / module).read_text())
+    private = sorted({node.attr for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                      and not node.attr.startswith("__")})
+    assert private == [], f"{module} reads {private}"
+
+
+def test_the_game_list_is_written_once() -> None:
+    """The names of all four games appear together only in the registry."""
+    names = list(brett.GAMES)
+    for path in SRC.rglob("*.py"):
+        if path.name == "game.py":
+            continue
+        text = path.read_text()
+        assert not all(f'"{n}"' in text for n in names), path
+

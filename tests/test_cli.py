@@ -1,0 +1,203 @@
+"""The ``brett`` command as its users meet it: a subprocess, its output read
+through pipes (and a pseudo-terminal for the progress line)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+import brett
+
+PERFT = {  # a game's CLI options and a depth with its count
+    "reversi": ([], 3, 56),
+    "focus": (["--players", "3"], 2, 240),
+    "phutball": (["--columns", "9", "--rows", "9"], 2, 6328),
+    "schuft": (["--players", "2", "--moves", "5-8-2"], 1, None),
+}
+
+
+def brett_cli(*args: str, stdin: str = "", timeout: float = 120,
+              env: Any = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "brett.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_version_and_help() -> None:
+    result = brett_cli("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"brett {brett.__version__}"
+    for command, option in (("perft", "--depth"), ("bench", "--games"), ("play", "--seats")):
+        for args in ((command, "--help"), (command, "reversi", "--help")):
+            result = brett_cli(*args)
+            assert result.returncode == 0 and option in result.stdout, args
+    text = brett_cli("perft", "--help").stdout
+    assert "count move sequences of exactly N moves" in text
+    assert "reversi" in text and "schuft" in text
+    assert "--size" in brett_cli("perft", "reversi", "--help").stdout
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_perft_every_game(name: str) -> None:
+    options, depth, nodes = PERFT[name]
+    if nodes is None:
+        game = brett.Schuft(players=2)
+        game.push("5-8-2")
+        nodes = game.perft(depth)
+    result = brett_cli("perft", name, "--depth", str(depth), *options)
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"perft({depth}) = {nodes}"
+    assert "s wall" in lines[1] and "s CPU" in lines[1] and "nodes/s" in lines[1]
+    divided = brett_cli("perft", name, "--depth", str(depth), "--divide", *options).stdout
+    counts = [int(line.split()[-1]) for line in divided.splitlines()[:-2]]
+    assert sum(counts) == nodes and f"perft({depth}) = {nodes}" in divided
+
+
+def test_options_before_or_after_the_game() -> None:
+    before = brett_cli("perft", "--depth", "4", "--backend", "python", "reversi")
+    after = brett_cli("perft", "reversi", "--depth", "4", "--backend", "python")
+    for result in (before, after):
+        assert result.returncode == 0 and "perft(4) = 244" in result.stdout
+        assert "python core" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["perft", "reversi", "--depth", "-1"], "depth=-1"),
+    (["perft", "reversi", "--depth", "101"], "0 to 100"),
+    (["perft", "reversi"], "--depth"),
+    (["perft", "reversi", "--depth", "2", "--size", "7"], "size=7"),
+    (["perft", "focus", "--depth", "1", "--moves", "a1-a2"], "'a2'"),
+    (["perft", "phutball", "--depth", "1", "--position", "nonsense 0"], "nonsense"),
+    (["bench", "schuft", "--games", "-5"], "n=-5"),
+    (["play", "reversi", "--seats", "human,robot"], "--seats"),
+])
+def test_errors_are_one_line_on_stderr(args: list[str], message: str) -> None:
+    result = brett_cli(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("brett: error: ") and message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_bench_every_game(name: str) -> None:
+    options = [o for o in PERFT[name][0] if o not in ("--moves", "5-8-2")]
+    result = brett_cli("bench", name, "--games", "20", "--seed", "3", "--max-plies", "50",
+                       *options)
+    assert result.returncode == 0 and result.stderr == ""
+    first, second = result.stdout.splitlines()
+    assert first.startswith("20 random games") and "s CPU" in first and "games/s" in first
+    # A game's own --max-plies (its ply cap: a draw) also cuts the playouts.
+    kwargs = {"focus": {"players": 3}, "phutball": {"columns": 9, "rows": 9},
+              "schuft": {"players": 2}}.get(name, {})
+    if name != "reversi":
+        kwargs["max_plies"] = 50
+    stats = brett.GAMES[name](**kwargs).random_playouts(20, seed=3, max_plies=50)
+    assert second == (f"wins per player {list(stats.wins)}, draws {stats.draws}, "
+                      f"unfinished {stats.unfinished}")
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_play_computer_against_computer_to_the_end(name: str) -> None:
+    options = {"phutball": ["--columns", "7", "--rows", "7"],
+               "schuft": ["--max-plies", "30"]}.get(name, [])
+    result = brett_cli("play", name, "--seats", "random,random", "--seed", "2", *options)
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.rstrip().splitlines()[-1].startswith("game over: Outcome(")
+
+
+def test_play_through_a_pipe() -> None:
+    """A program can drive ``brett play``: every prompt is a whole line, answers
+    are read line by line, complaints go to stderr, ``undo`` takes back the
+    human's move and the computer's reply."""
+    script = "?\na1\nzz\nf5\nundo\nd3\nquit\n"
+    result = brett_cli("play", "reversi", "--seats", "human,random", "--seed", "1",
+                       stdin=script)
+    assert result.returncode == 0
+    out, err = result.stdout, result.stderr
+    prompts = [line for line in out.splitlines() if "to move (a move, ?" in line]
+    assert prompts and all(p.startswith("Black (x) to move") for p in prompts)
+    assert len(prompts) == 7  # ?, a1, zz, f5, undo, d3, quit: one prompt each
+    assert "d3 c4 f5 e6" in out                     # the answer to '?'
+    assert "illegal move 'a1'" in err and "'zz' is not a move" in err
+    assert "illegal" not in out and "is not a move" not in out
+    assert out.count("White (o) plays") == 2        # a reply to f5 and to d3
+    start = str(brett.Reversi())
+    after_undo = out.split("White (o) plays")[1]
+    assert start in after_undo                      # undo went back to the start
+
+
+def test_play_schuft_undo_goes_back_to_the_human(tmp_path: Any) -> None:
+    script = "?\nundo\nquit\n"
+    result = brett_cli("play", "schuft", "--seats", "human,random", "--seed", "4",
+                       stdin=script)
+    assert result.returncode == 0 and "nothing to undo" in result.stderr
+    moves_shown = [line for line in result.stdout.splitlines()
+                   if line.startswith(("cw ", "ccw ", "pass"))]
+    assert moves_shown and "red (r) to move" in result.stdout
+
+
+def test_play_ends_cleanly_at_end_of_input() -> None:
+    result = brett_cli("play", "focus", stdin="")
+    assert result.returncode == 0 and result.stderr == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_progress_shows_on_a_terminal_only() -> None:
+    """A run over a second shows progress on stderr when stderr is a terminal,
+    and nothing when it is a pipe."""
+    import pty
+
+    args = [sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth", "8",
+            "--backend", "python"]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and piped.stderr == ""
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=secondary, text=True)
+    os.close(secondary)
+    seen = b""
+    start = time.monotonic()
+    while time.monotonic() - start < 300:
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    proc.wait(timeout=300)
+    os.close(primary)
+    assert proc.returncode == 0
+    assert b"first moves done" in seen and b"nodes" in seen
+    assert "perft(8) = 390216" in proc.stdout.read()  # type: ignore[union-attr]
+
+
+def test_schuft_options_and_dice() -> None:
+    result = brett_cli("perft", "schuft", "--depth", "1", "--players", "4")
+    assert result.stdout.startswith("perft(1) = 165750\n")
+    # r rolled 26, g 4, b 15 in the roll-off: r starts and rolls again
+    result = brett_cli("perft", "schuft", "--depth", "1", "--players", "3", "--first-player",
+                       "roll", "--moves", "9-9-8 1-1-2 5-8-2")
+    assert result.stdout.startswith("perft(1) = 156574\n")
+    result = brett_cli("bench", "schuft", "--games", "3", "--players", "4", "--max-plies", "20")
+    # --max-plies is also the game's own cap here: the games end as draws
+    assert "3 random games" in result.stdout and "draws 3" in result.stdout
+    result = brett_cli("play", "schuft", "--seats", "random", "--players", "3",
+                       "--max-plies", "6", "--seed", "2")
+    assert result.returncode == 0 and "game over" in result.stdout and "goal b" in result.stdout
+    assert result.stdout.count("chance: ") == 6  # one roll before each of the 6 turns
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    """``brett play ... | head -3``: no traceback when the reader goes away."""
+    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "play", "schuft", "--seats",
+                             "random", "--players", "4"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away while the game is still being printed
+    error = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141 and error == b""

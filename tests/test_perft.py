@@ -1,0 +1,114 @@
+"""perft against every vector of the shared reference table (R8, F13, P8, S12).
+
+The plain-Python twin runs the shallow depths, the compiled core everything up
+to a few million leaves by default and the deep depths under the ``slow``
+marker (part of the default run; deselect with ``-m "not slow"``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import brett
+from conftest import LOCAL_REFERENCE, REFERENCE, needs_cython, reference_vectors
+
+VECTORS = {v["id"]: v for name in brett.GAMES for v in reference_vectors(name)}
+PYTHON_MAX_NODES = {"schuft": 200_000}   # the oracle is slow: seconds per case
+PYTHON_DEFAULT_MAX = 60_000
+CYTHON_FAST_MAX_NODES = 5_000_000
+# The deepest depth per vector on the compiled core under `slow` (each a few seconds).
+CYTHON_SLOW_MAX_DEPTH = {
+    ("reversi-8x8-start", "perft"): 12,
+    ("reversi-8x8-start", "perft_count_finished"): 11,
+    ("reversi-6x6-start", "perft"): 12,
+    ("reversi-6x6-start", "perft_count_finished"): 11,
+    ("reversi-10x10-start", "perft"): 11,
+    ("reversi-8x8-holes-b4-e2-g5", "perft"): 11,
+    ("reversi-8x8-holes-b4-e2-g5", "perft_count_finished"): 11,
+    ("focus-2p-start", "perft"): 5,
+    ("focus-2p-start-up_to", "perft"): 4,
+    ("focus-2p-start-whole", "perft"): 4,
+    ("focus3-start", "perft"): 4,
+    ("phutball-15x19-start", "perft"): 4,
+    ("phutball-19x19-start", "perft"): 4,
+    ("schuft-2p-start", "perft"): 2,
+}
+KINDS = ("perft", "perft_count_finished")
+
+
+def _cases(backend: str, slow: bool) -> list[Any]:
+    cases = []
+    for vid, vector in VECTORS.items():
+        for kind in KINDS:
+            for depth, nodes in sorted((int(d), n) for d, n in vector.get(kind, {}).items()):
+                if backend == "python":
+                    chosen = not slow and nodes <= PYTHON_MAX_NODES.get(vector["game"],
+                                                                        PYTHON_DEFAULT_MAX)
+                elif nodes <= CYTHON_FAST_MAX_NODES:
+                    chosen = not slow
+                else:
+                    chosen = slow and depth <= CYTHON_SLOW_MAX_DEPTH.get((vid, kind), 0)
+                if chosen:
+                    marks = [pytest.mark.slow] if slow else []
+                    cases.append(pytest.param(vid, kind, depth, nodes, marks=marks,
+                                              id=f"{vid}-{kind}-{depth}"))
+    return cases
+
+
+def _game(backend: str, vid: str) -> Any:
+    vector = VECTORS[vid]
+    game = brett.GAMES[vector["game"]].twin(backend)(**vector["options"])
+    for move in vector["moves"]:
+        game.push(move)
+    return game
+
+
+def test_local_copy_matches_shared_reference() -> None:
+    if not REFERENCE.exists():
+        pytest.skip("outside the brett workspace (an sdist): the local copy is the reference")
+    assert json.loads(LOCAL_REFERENCE.read_text()) == json.loads(REFERENCE.read_text())
+
+
+def test_every_vector_is_covered() -> None:
+    """Every game has vectors, and every vector is checked on some core."""
+    assert {v["game"] for v in VECTORS.values()} == set(brett.GAMES)
+    covered = {c.values[:2] for b in ("python", "cython") for s in (False, True)
+               for c in _cases(b, s)}
+    for vid, vector in VECTORS.items():
+        for kind in KINDS:
+            if vector.get(kind):
+                assert (vid, kind) in covered, (vid, kind)
+    assert VECTORS["focus-2p-start"]["perft"]["5"] == 1_298_133_752
+
+
+@pytest.mark.parametrize(("vid", "kind", "depth", "nodes"), _cases("python", False))
+def test_reference_perft_python(vid: str, kind: str, depth: int, nodes: int) -> None:
+    game = _game("python", vid)
+    assert game.perft(depth, count_finished=kind == "perft_count_finished") == nodes
+
+
+@needs_cython
+@pytest.mark.parametrize(("vid", "kind", "depth", "nodes"),
+                         _cases("cython", False) + _cases("cython", True))
+def test_reference_perft_cython(vid: str, kind: str, depth: int, nodes: int) -> None:
+    game = _game("cython", vid)
+    assert game.perft(depth, count_finished=kind == "perft_count_finished") == nodes
+
+
+@needs_cython
+@pytest.mark.parametrize("vid", ["reversi-8x8-start", "focus-2p-start", "phut9-start",
+                                 "schuft-3p-start"])
+def test_divide_and_parallel_perft_agree_with_the_reference(vid: str) -> None:
+    """divide sums to perft and a process pool splits it exactly (the tasks are
+    rebuilt from position strings in other processes)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    game = _game("cython", vid)
+    depth = {"schuft-3p-start": 1}.get(vid, 3)
+    nodes = VECTORS[vid]["perft"][str(depth)]
+    assert sum(game.divide(depth).values()) == nodes
+    with ProcessPoolExecutor(2) as pool:
+        assert game.perft(depth, executor=pool) == nodes
