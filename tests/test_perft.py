@@ -19,7 +19,8 @@ VECTORS = {v["id"]: v for name in brett.GAMES for v in reference_vectors(name)}
 PYTHON_MAX_NODES = {"schuft": 200_000}   # the oracle is slow: seconds per case
 PYTHON_DEFAULT_MAX = 60_000
 CYTHON_FAST_MAX_NODES = 5_000_000
-# The deepest depth per vector on the compiled core under `slow` (each a few seconds).
+# The deepest depth per vector on the compiled core under `slow` (each a few seconds,
+# Schuft's 10.9 billion leaves a few minutes).
 CYTHON_SLOW_MAX_DEPTH = {
     ("reversi-8x8-start", "perft"): 12,
     ("reversi-8x8-start", "perft_count_finished"): 11,

@@ -863,3 +863,11 @@ def test_random_ball_moves_made_by_actions_equal_the_pushed_moves(backend: str, 
         by_actions.undo_action()
         taken.pop()
     assert by_actions == cls(columns=size, rows=size) and by_actions.move_stack == []
+
+
+def test_piece_map_is_in_point_order(backend: str) -> None:
+    game = Phutball.twin(backend)(columns=9, rows=9)
+    for move in ("e6", "a9", "j1"):
+        game.push(move)
+    assert list(game.piece_map()) == ["j1", "e5", "e6", "a9"]
+    assert list(game.piece_map()) == [p for p in game.points if game.piece_at(p)]

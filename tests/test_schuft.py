@@ -25,7 +25,7 @@ from brett.schuft import (
     Schuft,
     SchuftMove,
 )
-from conftest import needs_cython, reference_vectors
+from conftest import needs_cython
 
 
 def pos(tongues: dict[int, str], goals: list[str], outs: tuple[int, ...] = (0, 0),
@@ -58,14 +58,6 @@ def test_start_positions(backend: str) -> None:
     three = cls(players=3)
     assert three.position().count("b1") == 9 and three.position().count("y") == 0
     assert cls(players=2).is_chance_node() and cls(players=2).current_player() == brett.CHANCE
-
-
-@pytest.mark.parametrize("vector", reference_vectors("schuft"), ids=lambda v: v["id"])
-def test_reference_perft_1(backend: str, vector: dict[str, Any]) -> None:
-    game = Schuft.twin(backend)(**vector["options"])
-    for move in vector["moves"]:
-        game.push(move)
-    assert game.perft(1) == vector["perft"]["1"]
 
 
 def test_perft_conventions(backend: str) -> None:
@@ -614,3 +606,22 @@ def test_integer_layer_plays_only_legal_moves(backend: str, seed: int, players: 
             assert [i for i, bit in enumerate(mask) if bit] == actions
             game.apply_action(rng.choice(actions))
         assert game.peek() in legal
+
+
+def test_board_access_shows_the_steps_of_a_half_played_turn(backend: str) -> None:
+    game = Schuft.twin(backend)(players=2)
+    game.roll("1-3-2")
+    before, obs_before = game.piece_map(), list(game.observation_tensor())
+    first = game.legal_actions()[0]
+    assert str(game.action_to_move(first)) == "ccw 1/36"
+    game.apply_action(first)
+    assert game.piece_at("1") is None and game.piece_at("36") == (0,)
+    assert "36:r1" in str(game) and list(game.observation_tensor()) != obs_before
+    while not game.is_chance_node():
+        game.apply_action(game.legal_actions()[0])
+    turn = game.peek()
+    after = game.piece_map()  # the finished turn: the same board as pushing it
+    game.pop()
+    assert game.piece_map() == before
+    game.push(turn)
+    assert game.piece_map() == after

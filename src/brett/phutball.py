@@ -250,11 +250,12 @@ class Phutball(Game[PhutballMove]):
         return "ball" if cell == ball else "man" if cell in men else None
 
     def piece_map(self) -> dict[str, str]:
-        """``{point: "man" or "ball"}`` for every man and the ball."""
+        """``{point: "man" or "ball"}`` for every man and the ball, in point order
+        (``a1``, ``b1``, ... as ``points``)."""
         _, _, men, ball = self._shown()[:4]
-        pieces = {self._name(c): "man" for c in men}
-        pieces[self._name(ball)] = "ball"
-        return pieces
+        cells = {c: "man" for c in men}
+        cells[ball] = "ball"
+        return {self._name(c): cells[c] for c in sorted(cells)}
 
     # ------------------------------------------------------------ moves
     def parse_move(self, text: str) -> PhutballMove:

@@ -125,7 +125,7 @@ def _square_name(sq: int, n: int) -> str:
 
 def _parse_square(text: Any, n: int, what: str,
                   error: type[BrettError] = InvalidPositionError) -> int:
-    if not isinstance(text, str) or len(text) > 8:
+    if not isinstance(text, str) or len(text) > 8 or not _SQUARE.fullmatch(text.strip().lower()):
         raise error(f"{what} {text!r}: expected a square name like 'b2'")
     try:
         move = ReversiMove.from_str(text, n)

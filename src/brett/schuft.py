@@ -345,8 +345,9 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         return self.piece_map().get(square)
 
     def piece_map(self) -> dict[str, tuple[int, ...]]:
-        """``{field: pieces}`` for every occupied field (see :meth:`piece_at`)."""
-        _, owners, counts, goals, outs = self._core.get_state()[:5]
+        """``{field: pieces}`` for every occupied field (see :meth:`piece_at`);
+        while a turn is half played, the board after its steps so far."""
+        _, owners, counts, goals, outs = self._shown_state()[:5]
         pieces = {str(i + 1): (o,) * c for i, (o, c) in enumerate(zip(owners, counts,
                                                                       strict=True)) if c}
         for p in range(self._players):
@@ -356,6 +357,19 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
             if outs[p]:
                 pieces[f"{LETTERS[p]}:x"] = (p,) * outs[p]
         return pieces
+
+    def _shown_state(self) -> Any:
+        """The core state, with the steps of a half-played turn made (on a plain
+        twin copy: the step rule lives in the core)."""
+        state = self._core.get_state()
+        if not self._pending:
+            return state
+        board = _py.SchuftCore()
+        board.set_state(state)
+        player = self._core.player()
+        for src, dst in self._replay(self._pending)[1]:
+            board._make_step(player, src, dst)
+        return board.get_state()
 
     # ---- moves and rolls
     def parse_move(self, text: str) -> Union[SchuftMove, Roll]:
@@ -646,7 +660,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         return (46 * self._players + 7,)
 
     def _observation(self) -> list[float]:
-        (n, owners, counts, goals, outs, to_move, roll, *_rest) = self._core.get_state()
+        (n, owners, counts, goals, outs, to_move, roll, *_rest) = self._shown_state()
         obs: list[float] = []
         for p in range(n):
             obs.extend(float(c) if o == p else 0.0 for o, c in zip(owners, counts, strict=True))
@@ -658,7 +672,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
 
     # ---- text board
     def __str__(self) -> str:
-        (n, _, _, goals, outs, to_move, roll, plies, cap, rolloff) = self._core.get_state()
+        (n, _, _, goals, outs, to_move, roll, plies, cap, rolloff) = self._shown_state()
         pieces = self.piece_map()
         seats = SEATS[n]
         lines = []
