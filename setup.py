@@ -51,7 +51,9 @@ def extensions():
         # Every unchecked index in the cores must survive these checks.
         directives.update(boundscheck=True, wraparound=True, cdivision=False,
                           initializedcheck=True)
-    return cythonize(exts, compiler_directives=directives, quiet=True)
+    # Checked and sanitized builds: #line directives, so reports name .pyx lines.
+    return cythonize(exts, compiler_directives=directives, quiet=True,
+                     emit_linenums=DEBUG or SANITIZE)
 
 
 class BuildExt(build_ext):

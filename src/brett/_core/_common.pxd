@@ -24,6 +24,11 @@ ctypedef struct Interrupt:
     uint32_t every
     int stopped
 
+# Every core's undo stack: grow a malloc'd array to hold ``need`` items of ``size``
+# bytes (doubling, from ``first``); MemoryError when it cannot.
+cdef void *grow_array(void *array, Py_ssize_t *capacity, Py_ssize_t need, size_t size,
+                      Py_ssize_t first) except NULL
+
 cdef int poll_signals(Interrupt *it) noexcept nogil
 cdef int raise_if_stopped(Interrupt *it) except -1
 

@@ -3,6 +3,8 @@
 
 cimport cython
 from cpython.pythread cimport PyThread_get_thread_ident
+from libc.stdint cimport SIZE_MAX
+from libc.stdlib cimport realloc
 
 cdef extern from "Python.h":
     # Declared without an exception value: the exception a handler raises must
@@ -11,6 +13,24 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" ()
 
 from ._base import busy_error
+
+
+cdef void *grow_array(void *array, Py_ssize_t *capacity, Py_ssize_t need, size_t size,
+                      Py_ssize_t first) except NULL:
+    """``array`` (``capacity[0]`` items) grown to at least ``need`` items."""
+    cdef Py_ssize_t cap = capacity[0] if capacity[0] > 0 else max(first, 1)
+    cdef void *grown
+    if array != NULL and need <= capacity[0]:
+        return array
+    while cap < need:
+        cap *= 2
+    if <size_t>cap > SIZE_MAX // size:  # the byte count would overflow (32-bit)
+        raise MemoryError()
+    grown = realloc(array, <size_t>cap * size)
+    if grown == NULL:
+        raise MemoryError()
+    capacity[0] = cap
+    return grown
 
 
 cdef int poll_signals(Interrupt *it) noexcept nogil:

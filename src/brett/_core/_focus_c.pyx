@@ -13,10 +13,11 @@ the Zobrist table come from the oracle module at import.
 
 cimport cython
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from ._common cimport (
+    grow_array,
     TERMINAL_PLAYER,
     CoreBase,
     Interrupt,
@@ -430,17 +431,8 @@ cdef class FocusCore(CoreBase):
         free(self.undo)
 
     cdef int _reserve(self, Py_ssize_t need) except -1:
-        cdef Py_ssize_t cap = self.capundo if self.capundo else 64
-        cdef FUndo* bigger
-        if need <= self.capundo:
-            return 0
-        while cap < need:
-            cap *= 2
-        bigger = <FUndo*>realloc(self.undo, cap * sizeof(FUndo))
-        if bigger == NULL:
-            raise MemoryError()
-        self.undo = bigger
-        self.capundo = cap
+        if need > self.capundo:
+            self.undo = <FUndo*>grow_array(self.undo, &self.capundo, need, sizeof(FUndo), 64)
         return 0
 
     def set_state(self, state):

@@ -23,10 +23,11 @@ works on its own copies, so one core can be searched from several threads.
 
 cimport cython
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 from ._common cimport (
+    grow_array,
     TERMINAL_PLAYER,
     CoreBase,
     Interrupt,
@@ -459,16 +460,10 @@ cdef class PhutballCore(CoreBase):
         free(self.undo)
 
     cdef int _reserve(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t cap
-        cdef int *p
-        if self.undo_len + extra <= self.undo_cap:
-            return 0
-        cap = max(2 * self.undo_cap, self.undo_len + extra + 1024)
-        p = <int *>realloc(self.undo, cap * sizeof(int))
-        if p == NULL:
-            raise MemoryError()
-        self.undo = p
-        self.undo_cap = cap
+        """Room for ``extra`` more undo ints."""
+        if self.undo_len + extra > self.undo_cap:
+            self.undo = <int *>grow_array(self.undo, &self.undo_cap, self.undo_len + extra,
+                                          sizeof(int), 1024)
         return 0
 
     # ------------------------------------------------------------ state
@@ -517,8 +512,9 @@ cdef class PhutballCore(CoreBase):
         new.geo = self.geo
         new.pos = self.pos
         if history:
-            new._reserve(self.undo_len)
-            memcpy(new.undo, self.undo, self.undo_len * sizeof(int))
+            if self.undo_len:  # memcpy from NULL is undefined even for 0 bytes
+                new._reserve(self.undo_len)
+                memcpy(new.undo, self.undo, self.undo_len * sizeof(int))
             new.undo_len = self.undo_len
             new.entries = list(self.entries)
         return new

@@ -40,11 +40,11 @@ cdef class ReversiCore(CoreBase):
     # undo stack
     cdef Undo *undo
     cdef int nundo
-    cdef int cap
+    cdef Py_ssize_t cap
 
     cdef int _load(self, int n, object black, object white, object blocked,
                    int player) except -1
-    cdef int _reserve(self, int need) except -1
+    cdef int _reserve(self, Py_ssize_t need) except -1
     cdef uint64_t _empty(self) noexcept nogil
     cdef int _status(self) noexcept nogil
     cdef bint _legal(self, int cm) noexcept nogil

@@ -13,10 +13,11 @@ generation.  Every hot function is ``nogil``.
 
 cimport cython
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
 from ._common cimport (
+    grow_array,
     TERMINAL_PLAYER,
     CoreBase,
     Interrupt,
@@ -505,19 +506,10 @@ cdef class ReversiCore(CoreBase):
     def __dealloc__(self):
         free(self.undo)
 
-    cdef int _reserve(self, int need) except -1:
+    cdef int _reserve(self, Py_ssize_t need) except -1:
         """Room for ``need`` undo records."""
-        cdef Undo *grown
-        cdef int cap = self.cap if self.cap else 16
-        if need <= self.cap:
-            return 0
-        while cap < need:
-            cap *= 2
-        grown = <Undo *>realloc(self.undo, cap * sizeof(Undo))
-        if grown == NULL:
-            raise MemoryError()
-        self.undo = grown
-        self.cap = cap
+        if need > self.cap:
+            self.undo = <Undo *>grow_array(self.undo, &self.cap, need, sizeof(Undo), 16)
         return 0
 
     @cython.cdivision(True)

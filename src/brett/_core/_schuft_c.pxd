@@ -77,8 +77,8 @@ cdef class SchuftCore(CoreBase):
     cdef Gen *gen               # scratch of the GIL-holding calls; searches bring their own
     cdef Undo *undo
     cdef int nundo
-    cdef int capundo
-    cdef int _reserve(self, int need) except -1
+    cdef Py_ssize_t capundo
+    cdef int _reserve(self, Py_ssize_t need) except -1
     cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept
     cdef void _unplay(self, Undo *u) noexcept
     cdef int _turn_legal(self, uint64_t cm) noexcept

@@ -18,9 +18,10 @@ notation strings, so the two twins check each other.
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, int32_t
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport free, malloc
 
 from ._common cimport (
+    grow_array,
     CHANCE_PLAYER as CHANCE,
     TERMINAL_PLAYER as TERMINAL,
     CoreBase,
@@ -750,18 +751,9 @@ cdef class SchuftCore(CoreBase):
         free(self.gen)
         free(self.undo)
 
-    cdef int _reserve(self, int need) except -1:
-        cdef int cap = self.capundo if self.capundo else 64
-        cdef Undo *grown
-        if need <= self.capundo:
-            return 0
-        while cap < need:
-            cap *= 2
-        grown = <Undo *>realloc(self.undo, cap * sizeof(Undo))
-        if grown == NULL:
-            raise MemoryError()
-        self.undo = grown
-        self.capundo = cap
+    cdef int _reserve(self, Py_ssize_t need) except -1:
+        if need > self.capundo:
+            self.undo = <Undo *>grow_array(self.undo, &self.capundo, need, sizeof(Undo), 64)
         return 0
 
     # ---- state
