@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -180,6 +181,21 @@ LONG = {  # (constructor options, call, args): searches that run for minutes
 }
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Python's own SIGINT handler, whatever this process inherited: a run started
+    in the background by a shell (``pytest &``, some CI runners) ignores SIGINT,
+    and Python then never installs the handler that raises KeyboardInterrupt."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def _default_sigint() -> None:
+    """In a child before exec: SIGINT back to its default (see ctrl_c_raises)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_after(seconds: float) -> threading.Timer:
     timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
@@ -189,6 +205,7 @@ def _interrupt_after(seconds: float) -> threading.Timer:
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("call", ["perft", "divide", "random_playouts"])
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
     """perft, divide and random_playouts stop on SIGINT with KeyboardInterrupt
     and leave the game as it was (0.1: all of them ran on for minutes)."""
@@ -214,7 +231,7 @@ def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
 def test_ctrl_c_stops_the_cli() -> None:
     proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "perft", "reversi",
                              "--depth", "14"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()
