@@ -196,10 +196,25 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _interrupt_after(seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    return timer
+class CtrlC(threading.Thread):
+    """Presses Ctrl-C (SIGINT to this process) after ``delay`` seconds, and again
+    every half second until stopped, as an impatient user would: CPython drops a
+    KeyboardInterrupt raised while a finalizer runs ("Exception ignored"), and a
+    test must not hang on that."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(daemon=True)
+        self.delay, self.done = delay, threading.Event()
+
+    def run(self) -> None:
+        wait = self.delay
+        while not self.done.wait(wait):
+            os.kill(os.getpid(), signal.SIGINT)
+            wait = 0.5
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
@@ -214,14 +229,14 @@ def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
     if call == "random_playouts":
         args = (10**12,)
     before = (game.position(), hash(game), len(game.move_stack))
-    timer = _interrupt_after(0.3)
+    presser = CtrlC(0.3)
     started = time.monotonic()
+    presser.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             getattr(game, call)(*args)
     finally:
-        timer.cancel()
-        timer.join()
+        presser.stop()
     latency = time.monotonic() - started - 0.3
     assert latency < 1.5, f"stopped {latency:.2f} s after Ctrl-C"
     assert (game.position(), hash(game), len(game.move_stack)) == before
