@@ -260,6 +260,7 @@ class Game(Generic[MoveT]):
     _rng: random.Random
     _pending: tuple[int, ...] = ()
     _built: dict[int, tuple[Any, tuple[int, ...]]]
+    _options_memo: Optional[tuple[Any, dict[int, Any]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -376,7 +377,23 @@ class Game(Generic[MoveT]):
     def _step(self, pending: tuple[int, ...], action: int) -> Any:
         """What ``action`` does after ``pending``: the core move it completes,
         :data:`MORE`, or None if it is not legal (games may answer faster)."""
-        return self._step_options(pending).get(action)
+        return self._next_options(pending).get(action)
+
+    def _next_options(self, pending: tuple[int, ...]) -> dict[int, Any]:
+        """:meth:`_step_options`, remembered for the last position asked about: a
+        caller asks for the legal actions, then applies one of them."""
+        core = self._core
+        where = (len(core.entries), core.key(), pending)
+        memo = self._options_memo
+        if memo is not None and memo[0] == where:
+            return memo[1]
+        options = self._step_options(pending)
+        self._options_memo = (where, options)
+        return options
+
+    def _chance_actions(self) -> list[int]:
+        """The outcome actions at a chance node, sorted (games may answer faster)."""
+        return sorted(self._action_of_core(cm) for cm, _ in self._core.chance_moves())
 
     def _actions_of(self, move: Any) -> tuple[int, ...]:
         """The actions that make ``move`` from the current position."""
@@ -640,9 +657,9 @@ class Game(Generic[MoveT]):
         if player == TERMINAL:
             return []
         if player == CHANCE:
-            return sorted(self._action_of_core(cm) for cm, _ in core.chance_moves())
+            return self._chance_actions()
         if self.multi_action:
-            return sorted(self._step_options(self._pending))
+            return sorted(self._next_options(self._pending))
         return sorted(self._action_of_core(cm) for cm in core.moves())
 
     def legal_actions_mask(self) -> numpy.typing.NDArray[numpy.bool_]:
@@ -698,7 +715,7 @@ class Game(Generic[MoveT]):
             pending = self._pending
             done = self._step(pending, a)
             if done is None:
-                raise self._illegal_action(a, sorted(self._step_options(pending)))
+                raise self._illegal_action(a, sorted(self._next_options(pending)))
             if done is MORE:
                 self._pending = (*pending, a)
                 return

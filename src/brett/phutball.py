@@ -338,7 +338,7 @@ class Phutball(Game[PhutballMove]):
         if action < n:
             cell = action + self._cols
             return cell if not pending and self._core.is_legal(cell) else None
-        return self._step_options(pending).get(action)
+        return self._next_options(pending).get(action)
 
     def _actions_of(self, move: PhutballMove) -> tuple[int, ...]:
         cm = self._core_from_move(move)
@@ -353,7 +353,7 @@ class Phutball(Game[PhutballMove]):
         """A placement, the path grown by a jump, or (for *stop*) the path so far."""
         n = self._cols * self._rows
         *pending, action = actions
-        options = self._step_options(tuple(pending))
+        options = self._next_options(tuple(pending))
         if action not in options:
             what = ("placement" if action < n else "stop" if action == n + 8
                     else f"jump {DIRECTION_NAMES[action - n]}")

@@ -62,6 +62,7 @@ _cores = load_cores("schuft")
 
 DIE_III, DIE_IV, DIE_V = _py.DIE_III, _py.DIE_IV, _py.DIE_V
 ROLLS = _py.ROLLS
+NUM_ROLLS = len(ROLLS)  # 216 ordered rolls, each with probability 1/216
 ROLL_FLAG = _py.ROLL_FLAG
 CW, CCW = _py.CW, _py.CCW
 LETTERS = _py.LETTERS
@@ -530,14 +531,19 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         return ROLL_FLAG | action
 
     def _check_action(self, action: Any) -> int:
-        limit = 216 if self._core.player() == CHANCE else NUM_ACTIONS
+        limit = NUM_ROLLS if self._core.player() == CHANCE else NUM_ACTIONS
+        if type(action) is int and 0 <= action < limit:
+            return action
         return as_int(action, "action", 0, limit - 1, InvalidMoveError)
+
+    def _chance_actions(self) -> list[int]:
+        return list(range(NUM_ROLLS))  # a roll, in the game or in the roll-off
 
     def _partial_move(self, actions: tuple[int, ...]) -> Union[SchuftMove, Roll]:
         """The turn so far with the last decision added (``SchuftMove('cw', ())``
         for a direction chosen, ``SchuftMove('pass')`` for a pass)."""
         *pending, action = actions
-        options = self._step_options(tuple(pending))
+        options = self._next_options(tuple(pending))
         if action not in options:
             raise IllegalMoveError(f"action {action} is not legal here: legal are "
                                    f"{sorted(options)}")

@@ -173,8 +173,6 @@ cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, Interrupt *it)
     cdef uint64_t total = 0
     cdef int d, o, s
     cdef uint8_t c
-    if interrupted(it):
-        return 0
     for d in range(8):
         o = g.off[d]
         s = here + o
@@ -189,6 +187,8 @@ cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, Interrupt *it)
         total += 1
         if c == BEYOND:
             continue
+        if interrupted(it):  # polled only where a path goes on (millions of paths)
+            return total
         set_run(g, board, here, s, d, EMPTY)
         total += count_paths(g, board, s, it)
         set_run(g, board, here, s, d, MAN)
@@ -544,15 +544,15 @@ cdef class PhutballCore(CoreBase):
 
     def count(self):
         """The number of legal moves, counted on a copy without the GIL."""
-        cdef Geo geo = self.geo
+        cdef const Geo *geo = &self.geo  # fixed once a state is loaded: shared, not copied
         cdef Pos pos = self.pos
         cdef uint64_t n
         cdef Interrupt it
-        if status(&geo, &pos) != RUNNING:
+        if status(geo, &pos) != RUNNING:
             return 0
         interrupt_init(&it, 1 << 16)
         with nogil:
-            n = <uint64_t>empties(&geo, &pos) + count_paths(&geo, pos.board, pos.ball, &it)
+            n = <uint64_t>empties(geo, &pos) + count_paths(geo, pos.board, pos.ball, &it)
         raise_if_stopped(&it)
         return n
 
@@ -711,7 +711,7 @@ cdef class PhutballCore(CoreBase):
     # ------------------------------------------------------------ search
     def perft(self, int depth, bint count_finished):
         """perft on a copy of the state, without the GIL; Ctrl-C stops it."""
-        cdef Geo geo = self.geo
+        cdef const Geo *geo = &self.geo  # fixed once a state is loaded: shared, not copied
         cdef Pos pos = self.pos
         cdef uint64_t n
         cdef Interrupt it
@@ -721,12 +721,12 @@ cdef class PhutballCore(CoreBase):
             return 1
         interrupt_init(&it, 1 << 12)
         with nogil:
-            n = perft(&geo, &pos, depth, count_finished, &it)
+            n = perft(geo, &pos, depth, count_finished, &it)
         raise_if_stopped(&it)
         return n
 
     def playouts(self, long long n, uint64_t seed, long long max_plies):
-        cdef Geo geo = self.geo
+        cdef const Geo *geo = &self.geo  # fixed once a state is loaded: shared, not copied
         cdef Pos pos = self.pos
         cdef uint64_t out[5]
         cdef uint64_t rng = seed
@@ -736,6 +736,6 @@ cdef class PhutballCore(CoreBase):
         memset(out, 0, sizeof(out))
         interrupt_init(&it, 1 << 4)
         with nogil:
-            playouts(&geo, &pos, <uint64_t>n, &rng, max_plies, out, &it)
+            playouts(geo, &pos, <uint64_t>n, &rng, max_plies, out, &it)
         raise_if_stopped(&it)
         return [out[0], out[1]], out[2], out[3], out[4], rng

@@ -18,7 +18,7 @@ is not over).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Optional
 
 from ._base import TERMINAL, PyCore
 from ._rng import zobrist_table
@@ -124,13 +124,21 @@ class ReversiCore(PyCore):
         return [sq for sq in range(self._n * self._n)
                 if cells[sq] == EMPTY and self._flips(sq, me)]
 
+    _moves_memo: Optional[tuple[Any, list[int]]] = None
+
     def _moves(self) -> list[int]:
+        # A playout asks twice per ply (whose turn is it, then which move): the
+        # last answer is remembered for the exact position, never for a hash.
+        ident = (bytes(self._cells), self._player_)
+        memo = self._moves_memo
+        if memo is not None and memo[0] == ident:
+            return list(memo[1])
         moves = self._squares(self._player_)
-        if moves:
-            return moves
-        if self._squares(1 - self._player_):
-            return [self._n * self._n]  # forced pass
-        return []  # neither side can move: the game is over
+        if not moves and self._squares(1 - self._player_):
+            moves = [self._n * self._n]  # forced pass
+        # else neither side can move: the game is over
+        self._moves_memo = (ident, moves)
+        return list(moves)
 
     def _is_legal(self, cm: Any) -> bool:
         n2 = self._n * self._n
