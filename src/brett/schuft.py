@@ -499,13 +499,12 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
             out = {action: MORE for d, action in ((CW, ACTION_CW), (CCW, ACTION_CCW))
                    if step_options(_py.make_turn(d, []))}
             return out or {ACTION_PASS: 0}
-        opts = step_options(_py.make_turn(direction, steps)) or []
-        if not opts and not steps and not pending:
+        if not steps and not pending and not step_options(_py.make_turn(direction, [])):
             return {ACTION_PASS: 0}
         options: dict[int, Any] = {}
-        for v, s, t in opts:
-            cm = _py.make_turn(direction, [*steps, (s, t)])
-            options[(v - 1) * 37 + s] = MORE if step_options(cm) else cm
+        for v, s, t, more in step_options(_py.make_turn(direction, steps), True) or ():
+            options[(v - 1) * 37 + s] = MORE if more else _py.make_turn(direction,
+                                                                       [*steps, (s, t)])
         return options
 
     def _actions_of(self, move: Any) -> tuple[int, ...]:

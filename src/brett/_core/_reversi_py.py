@@ -67,6 +67,7 @@ class ReversiCore(PyCore):
 
     # ---------------------------------------------------------------- state
     def _set_state(self, state: Any) -> None:
+        self._checked = None
         n, black, white, blocked, player = state
         if n not in SIZES or player not in (0, 1):
             raise ValueError(f"bad reversi state {state!r}")
@@ -146,7 +147,11 @@ class ReversiCore(PyCore):
             return False
         if cm == n2:
             return self._moves() == [n2]
-        return self._cells[cm] == EMPTY and bool(self._flips(cm, self._player_))
+        if self._cells[cm] != EMPTY:
+            return False
+        flips = self._flips(cm, self._player_)
+        self._checked = (cm, flips)  # push() checks, then makes: flip once
+        return bool(flips)
 
     def _player(self) -> int:
         return self._player_ if self._moves() else TERMINAL
@@ -155,11 +160,15 @@ class ReversiCore(PyCore):
         return self._key_
 
     # ------------------------------------------------------------ make/unmake
+    _checked: Optional[tuple[int, list[int]]] = None
+
     def _push(self, cm: int) -> None:
         me = self._player_
         flips: list[int] = []
+        checked, self._checked = self._checked, None  # any change of state forgets it
         if cm != self._n * self._n:
-            flips = self._flips(cm, me)
+            flips = checked[1] if checked is not None and checked[0] == cm \
+                else self._flips(cm, me)
             self._cells[cm] = me
             self._key_ ^= ZOBRIST[me * MAX_SQUARES + cm]
             for t in flips:
@@ -170,6 +179,7 @@ class ReversiCore(PyCore):
         self._key_ ^= SIDE_KEY
 
     def _pop(self) -> None:
+        self._checked = None
         cm, flips = self._undo.pop()
         self._player_ = me = 1 - self._player_
         self._key_ ^= SIDE_KEY

@@ -334,6 +334,28 @@ cdef void record(Gen *g, State *s, uint64_t cm) noexcept nogil:
     memcpy(&r.pos, &s.pos, sizeof(Pos))
     g.nresults += 1
 
+cdef int goes_on(State *s, int p, int direction, const int *vals, int nvals, int d,
+                 int src, int dst) noexcept nogil:
+    """Whether a step is left after playing value ``d`` from ``src`` to ``dst``."""
+    cdef uint64_t key = s.key
+    cdef int rest[3]
+    cdef int ov[32]
+    cdef int osrc[32]
+    cdef int odst[32]
+    cdef int j, n = 0, used = 0, more = 0
+    cdef int hit = make_step(s, p, src, dst)
+    for j in range(nvals):
+        if vals[j] == d and not used:
+            used = 1
+        else:
+            rest[n] = vals[j]
+            n += 1
+    if s.pos.goal[p] != FULL_GOAL:
+        more = options(s, p, direction, rest, n, ov, osrc, odst) > 0
+    unmake_step(s, p, src, dst, hit, key)
+    return more
+
+
 cdef inline void sort_options(int *ov, int *osrc, int *odst, int n) noexcept nogil:
     """Insertion sort of the options by the text of their step."""
     cdef int i, j, v, a, b, rank
@@ -934,9 +956,10 @@ cdef class SchuftCore(CoreBase):
         self._unplay(&u)
         return nopt == 0
 
-    def step_options(self, cm_obj):
+    def step_options(self, cm_obj, bint ahead=False):
         """Play the steps of ``cm`` in order (each checked); the legal next
-        steps (value, src, dst) sorted by (value, src); None if a step is not legal."""
+        steps (value, src, dst) sorted by (value, src); None if a step is not legal.
+        With ``ahead``, (value, src, dst, more): whether the turn goes on after it."""
         cdef uint64_t cm
         cdef Undo u
         cdef int vals[3]
@@ -944,6 +967,7 @@ cdef class SchuftCore(CoreBase):
         cdef int ov[32]
         cdef int osrc[32]
         cdef int odst[32]
+        cdef int more[32]
         if type(cm_obj) is not int or player_of(&self.s) < 0 or not 0 <= cm_obj < DEF_ROLL_FLAG:
             return None
         cm = cm_obj
@@ -951,7 +975,13 @@ cdef class SchuftCore(CoreBase):
             return None
         if self.s.pos.goal[self.s.to_move] != FULL_GOAL:
             nopt = options(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals, ov, osrc, odst)
+            if ahead:
+                for j in range(nopt):
+                    more[j] = goes_on(&self.s, self.s.to_move, <int>(cm & 3), vals, nvals,
+                                      ov[j], osrc[j], odst[j])
         self._unplay(&u)
+        if ahead:
+            return [(ov[j], osrc[j], odst[j], more[j] != 0) for j in range(nopt)]
         return [(ov[j], osrc[j], odst[j]) for j in range(nopt)]
 
     def canonical(self, cm_obj):

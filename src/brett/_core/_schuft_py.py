@@ -419,13 +419,15 @@ class SchuftCore(PyCore):
             return self._player() == CHANCE and 0 <= cm - ROLL_FLAG < 216
         return self._canonical(cm) >= 0
 
-    def step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
+    def step_options(self, cm: int, ahead: bool = False) -> Optional[list[tuple[int, ...]]]:
         """Play the steps of ``cm`` in order (each checked); the legal next
         steps (value, src, dst) sorted by (value, src); None if a step is not
-        legal.  Used by the integer layer and for error messages."""
-        return self._guarded(self._step_options, cm)  # type: ignore[no-any-return]
+        legal.  With ``ahead``, (value, src, dst, more): ``more`` is whether the
+        turn goes on after that step.  Used by the integer layer and for error
+        messages."""
+        return self._guarded(self._step_options, cm, ahead)  # type: ignore[no-any-return]
 
-    def _step_options(self, cm: int) -> Optional[list[tuple[int, int, int]]]:
+    def _step_options(self, cm: int, ahead: bool = False) -> Optional[list[tuple[int, ...]]]:
         if type(cm) is not int or cm < 0 or self._player() < 0 or cm & ROLL_FLAG:
             return None
         p = self._to_move
@@ -447,10 +449,23 @@ class SchuftCore(PyCore):
                 done.append((src, dst, self._make_step(p, src, dst)))
                 values.remove(d)
             result = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
+            if ahead:
+                result = [(d, src, dst, self._goes_on(p, direction, values, d, src, dst))
+                          for d, src, dst in result]
         finally:
             for src, dst, hit in reversed(done):
                 self._unmake_step(p, src, dst, hit)
         return result
+
+    def _goes_on(self, p: int, direction: int, values: list[int], d: int, src: int,
+                 dst: int) -> bool:
+        """Whether a step is left after playing value ``d`` from ``src`` to ``dst``."""
+        hit = self._make_step(p, src, dst)
+        rest = list(values)
+        rest.remove(d)
+        more = self._goal[p] != FULL_GOAL and bool(self._options(p, direction, rest))
+        self._unmake_step(p, src, dst, hit)
+        return more
 
     # ------------------------------------------------------------ make / unmake
     def _push(self, cm: int) -> None:
