@@ -625,3 +625,18 @@ def test_board_access_shows_the_steps_of_a_half_played_turn(backend: str) -> Non
     assert game.piece_map() == before
     game.push(turn)
     assert game.piece_map() == after
+
+
+@needs_cython
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_die_value_rule_lives_in_the_cores_and_they_agree(players: int) -> None:
+    """S6/S7 distances (tongue to tongue across the ring, entries, goal steps):
+    the integer layer asks the core; both cores give the same value for every
+    step of every player, 0 where no die value fits."""
+    for first in range(players):
+        cores = [Schuft.twin(b)(players=players, first_player=first)._core
+                 for b in ("python", "cython")]
+        values = [[core.step_value(direction, src, dst)  # type: ignore[attr-defined]
+                   for direction in (0, 1, 2, 3) for src in range(-1, 38)
+                   for dst in range(-1, 47)] for core in cores]
+        assert values[0] == values[1] and set(values[0]) == set(range(10))

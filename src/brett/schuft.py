@@ -423,7 +423,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
             before = step_options(_py.make_turn(direction, codes[:i])) or []
             src, dst = codes[i]
             where = f"step {step!r}" + (f" after {' '.join(done)}" if done else "")
-            value = self._step_value_of(direction, src, dst)
+            value = self._core.step_value(direction, src, dst)  # type: ignore[attr-defined]
             if not before:
                 return f"{where}: no value can be played any more (the turn is over)"
             if value not in unused:
@@ -449,16 +449,6 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
             return (f"the turn is not over: the value {value} can still be played "
                     f"(e.g. {_py.square_name(src, True)}/{_py.square_name(dst, False)})")
         return "it is not a legal turn here"
-
-    def _step_value_of(self, direction: int, src: int, dst: int) -> int:
-        seat = SEATS[self._players][max(self._core.to_move(), 0)]  # type: ignore[attr-defined]
-        if src == 0:
-            d = dst - 9 * seat if direction == CW else 9 * seat + 10 - dst
-        elif dst > 36:
-            d = (9 * seat + 8 - (src - 1)) % 36 + dst - 36 if direction == CW else 0
-        else:
-            d = (dst - src) % 36 if direction == CW else (src - dst) % 36
-        return d if 1 <= d <= 9 and dst <= 45 else 0
 
     def roll(self, outcome: Union[Roll, str, tuple[int, int, int], None] = None) -> Roll:
         """Apply a roll at a chance node: a ``Roll``, ``"5-8-2"``, ``(5, 8, 2)``,
@@ -520,7 +510,8 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         if roll.total == 15:
             out.append(ACTION_CW if direction == CW else ACTION_CCW)
         for src, dst in _py.turn_steps(_move_to_cm(move)):
-            out.append((self._step_value_of(direction, src, dst) - 1) * 37 + src)
+            value = self._core.step_value(direction, src, dst)  # type: ignore[attr-defined]
+            out.append((value - 1) * 37 + src)
         return tuple(out)
 
     def _action_of_core(self, cm: int) -> int:
@@ -570,7 +561,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
                 f"{str(move)!r}: only a turn one step longer than the decisions so far "
                 "maps to one action")
         src, dst = codes[-1]
-        value = self._step_value_of(direction, src, dst)
+        value = self._core.step_value(direction, src, dst)  # type: ignore[attr-defined]
         if value == 0:
             raise IllegalMoveError(f"{str(move)!r}: no die value makes this step")
         action = (value - 1) * 37 + src

@@ -853,6 +853,13 @@ cdef class SchuftCore(CoreBase):
         """The player whose turn it is (-1 during the roll-off)."""
         return self.s.to_move
 
+    def step_value(self, int direction, int src, int dst):
+        """The die value the player to move (player 0 during the roll-off) uses
+        for the step ``src`` → ``dst`` in ``direction``, or 0 if none fits."""
+        if direction != CW and direction != CCW or not (0 <= src <= 36 and 1 <= dst <= 45):
+            return 0
+        return step_value(&self.s, max(self.s.to_move, 0), direction, src, dst)
+
     def player(self):
         return player_of(&self.s)
 

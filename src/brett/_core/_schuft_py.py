@@ -165,6 +165,14 @@ class SchuftCore(PyCore):
         """The player whose turn it is (-1 during the roll-off)."""
         return int(self._guarded(lambda: self._to_move))
 
+    def step_value(self, direction: int, src: int, dst: int) -> int:
+        """The die value the player to move (player 0 during the roll-off) uses
+        for the step ``src`` → ``dst`` in ``direction``, or 0 if none fits."""
+        if direction not in (CW, CCW) or not (0 <= src <= 36 and 1 <= dst <= 45):
+            return 0
+        return int(self._guarded(lambda: self._step_value(max(self._to_move, 0), direction,
+                                                          src, dst)))
+
     def _winner(self) -> int:
         for p in range(self._n):
             if self._goal[p] == FULL_GOAL:
@@ -438,7 +446,7 @@ class SchuftCore(PyCore):
             return None
         values = list(ROLLS[self._roll])
         done: list[tuple[int, int, int]] = []
-        result: Optional[list[tuple[int, int, int]]] = None
+        result: Optional[list[tuple[int, ...]]] = None
         try:
             for src, dst in turn_steps(cm):
                 if self._goal[p] == FULL_GOAL:
@@ -448,10 +456,9 @@ class SchuftCore(PyCore):
                     return None
                 done.append((src, dst, self._make_step(p, src, dst)))
                 values.remove(d)
-            result = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
-            if ahead:
-                result = [(d, src, dst, self._goes_on(p, direction, values, d, src, dst))
-                          for d, src, dst in result]
+            opts = [] if self._goal[p] == FULL_GOAL else self._options(p, direction, values)
+            result = [(d, src, dst, self._goes_on(p, direction, values, d, src, dst))
+                      for d, src, dst in opts] if ahead else list(opts)
         finally:
             for src, dst, hit in reversed(done):
                 self._unmake_step(p, src, dst, hit)
