@@ -221,6 +221,9 @@ class CtrlC(threading.Thread):
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("call", ["perft", "divide", "random_playouts"])
 @pytest.mark.usefixtures("ctrl_c_raises")
+# The dropped KeyboardInterrupt of the CtrlC docstring, when it happens, is reported
+# as unraisable (in hypothesis's gc callback): expected here, not a failure.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
     """perft, divide and random_playouts stop on SIGINT with KeyboardInterrupt
     and leave the game as it was (0.1: all of them ran on for minutes)."""
