@@ -1,0 +1,193 @@
+"""brett.record (headers, tree of moves) and the WTHOR archive format, on both cores."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import brett
+from brett.errors import BrettError, InvalidRecordError
+from brett.record import Node, Record
+from brett.wthor import read_wthor, write_wthor
+from conftest import SETUPS, advance
+
+FIXTURE = [HealthCheck.function_scoped_fixture]
+
+
+# ------------------------------------------------------------------ Record
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_a_record_replays_its_game_on_every_game(setup: str, backend: str) -> None:
+    name, options = SETUPS[setup]
+    game = advance(brett.GAMES[name].twin(backend)(**options), 25, seed=3)
+    record = Record.from_game(game, Event="test")
+    again = record.game()
+    assert again == game and again.move_stack == game.move_stack
+    assert record.moves == game.move_stack and record.headers == {"Event": "test"}
+    assert record == Record.from_game(game, Event="test")
+    assert record != Record.from_game(game, Event="other")
+
+
+def test_variations_comments_and_navigation(backend: str) -> None:
+    record = Record("reversi", brett.Reversi.twin(backend)().position(), {"Black": "Ann"})
+    f5 = record.root.add("f5", comment="the usual")
+    d6 = f5.add("d6")
+    f6 = f5.add("f6", comment="a variation")
+    d6.add("c3")
+    assert [n.move for n in record.root.mainline()] == ["f5", "d6", "c3"]
+    assert [n.move for n in f6.path()] == ["f5", "f6"] and f6.parent is f5
+    assert [n.move for n in record.root.walk()] == [None, "f5", "d6", "c3", "f6"]
+    assert str(record.game(f6).peek()) == "f6" and len(record.game().move_stack) == 3
+    bad = d6.add("a1")
+    with pytest.raises(InvalidRecordError, match=r"move 3 \('a1'\) does not replay"):
+        record.game(bad)
+    with pytest.raises(InvalidRecordError):
+        record.root.add(None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError):
+        Record("chess", "x")
+    with pytest.raises(InvalidRecordError):
+        Record("reversi", "x", {"Black": 1})  # type: ignore[dict-item]
+    with pytest.raises(InvalidRecordError, match="bad start position"):
+        Record("reversi", "not a position").game()
+
+
+def test_a_main_line_given_flat_becomes_the_tree_on_first_use() -> None:
+    start = brett.Reversi().position()
+    flat = Record("reversi", start, line=["f5", "d6"])
+    assert [str(m) for m in flat.moves] == ["f5", "d6"]
+    assert [n.move for n in flat.root.mainline()] == ["f5", "d6"]
+    tree = Record("reversi", start)
+    tree.root.extend(["f5", "d6"])
+    assert flat == tree
+    with pytest.raises(InvalidRecordError):
+        Record("reversi", start, root=Node(), line=["f5"])
+
+
+# ------------------------------------------------------------------ WTHOR
+def _games(backend: str, count: int, size: int = 8) -> list[Record]:
+    records = []
+    for seed in range(count):
+        game = brett.Reversi.twin(backend)(size=size)
+        game.random_playout(seed=seed, max_plies=None if seed % 3 else 30)
+        records.append(Record.from_game(game, Black=f"player {seed % 4}",
+                                        White=f"player {(seed + 1) % 4}",
+                                        Event=f"cup {seed % 2}", Date="2026"))
+    return records
+
+
+@pytest.mark.parametrize("size", [8, 10])
+def test_wthor_round_trip_with_passes_and_names(tmp_path: Path, backend: str, size: int) -> None:
+    records = _games(backend, 30, size)
+    assert any(n.move == "pass" for r in records for n in r.root.mainline())
+    paths = tmp_path / "G.wtb", tmp_path / "G.JOU", tmp_path / "G.TRN"
+    write_wthor(records, *paths)
+    back = list(read_wthor(*paths))
+    assert len(back) == len(records)
+    for original, read in zip(records, back, strict=True):
+        assert read.root.same_tree(original.root)  # passes put back where they were
+        assert read.game() == original.game()
+        for key in ("Black", "White", "Event", "Date"):
+            assert read.headers[key] == original.headers[key]
+    # without the name tables: the archive's own headers only
+    plain = next(read_wthor(paths[0]))
+    assert sorted(plain.headers) == ["BlackScore", "Date", "TheoreticalScore"]
+
+
+def test_wthor_scores_give_the_empty_squares_to_the_winner(tmp_path: Path) -> None:
+    game = brett.Reversi.from_position("xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/"
+                                       "xxxxxxxx/xxxxxxxx/oo------ x")
+    record = Record.from_game(game)
+    assert game.is_over() and game.outcome().scores == (56, 2)
+    with pytest.raises(InvalidRecordError, match="standard start"):
+        write_wthor([record], tmp_path / "x.wtb")
+    played = brett.Reversi()
+    played.random_playout(seed=5, max_plies=17)  # a game that stops early (resigned)
+    record = Record.from_game(played, BlackScore="40")
+    write_wthor([record], tmp_path / "y.wtb")
+    assert next(read_wthor(tmp_path / "y.wtb")).headers["BlackScore"] == "40"
+    finished = brett.Reversi()
+    finished.random_playout(seed=11)
+    discs = list(finished.piece_map().values())
+    black, white = discs.count(0), discs.count(1)
+    empties = 64 - black - white
+    expected = black + (empties if black > white else empties // 2 if black == white else 0)
+    write_wthor([Record.from_game(finished)], tmp_path / "z.wtb")
+    assert next(read_wthor(tmp_path / "z.wtb")).headers["BlackScore"] == str(expected)
+
+
+def _archive(moves: bytes, count: int = 1, size: int = 0, extra: bytes = b"") -> bytes:
+    header = struct.pack("<4BIHHBBBB", 20, 26, 1, 1, count, 0, 2026, size, 0, 0, 0)
+    game = struct.pack("<HHHBB", 0, 0, 0, 32, 32) + moves.ljust(60, b"\0")
+    return header + game * count + extra
+
+
+F5 = 10 * 5 + 6  # row 5, column f
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"", "shorter than the 16-byte header"),
+    (_archive(bytes([F5]))[:-1], "announces 1 games"),
+    (_archive(bytes([F5]), extra=b"\0"), "announces 1 games"),
+    (_archive(bytes([F5]), size=9), "board size 9"),
+    (_archive(bytes([F5, 0, 46])), "move 3: a move after the padding"),
+    (_archive(bytes([F5, 99])), "move 2: byte 99 is not a square"),
+    (_archive(bytes([F5, 19])), "move 2: i1 is not legal here|move 2: byte 19"),
+    (_archive(bytes([11])), "move 1: a1 is not legal here"),
+    (_archive(bytes([F5, F5])), "move 2: f5 is not legal here"),
+])
+def test_malformed_wthor_files_name_the_place(tmp_path: Path, data: bytes, message: str) -> None:
+    path = tmp_path / "bad.wtb"
+    path.write_bytes(data)
+    with pytest.raises(InvalidRecordError, match=message):
+        list(read_wthor(path))
+
+
+def test_wthor_name_tables_and_paths_are_checked(tmp_path: Path) -> None:
+    path = tmp_path / "g.wtb"
+    path.write_bytes(_archive(bytes([F5])))
+    with pytest.raises(InvalidRecordError, match="cannot read"):
+        list(read_wthor(tmp_path / "missing.wtb"))
+    jou = tmp_path / "WTHOR.JOU"
+    jou.write_bytes(struct.pack("<4BIHHBBBB", 20, 26, 1, 1, 0, 3, 0, 0, 0, 0, 0) + b"x" * 20)
+    with pytest.raises(InvalidRecordError, match="announces 3 names"):
+        list(read_wthor(path, jou=jou))
+    jou.write_bytes(struct.pack("<4BIHHBBBB", 20, 26, 1, 1, 0, 0, 0, 0, 0, 0, 0))
+    with pytest.raises(InvalidRecordError, match="player index 0, the table has 0"):
+        list(read_wthor(path, jou=jou))
+    with pytest.raises(InvalidRecordError, match="Reversi games only"):
+        write_wthor([Record.from_game(brett.Focus())], tmp_path / "f.wtb")
+    with pytest.raises(InvalidRecordError, match="disc count"):
+        write_wthor([Record.from_game(brett.Reversi(), BlackScore="many")], tmp_path / "s.wtb")
+    with pytest.raises(InvalidRecordError, match="cannot write"):
+        write_wthor([Record.from_game(brett.Reversi())], tmp_path / "no" / "such.wtb")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE)
+@given(data=st.binary(max_size=600))
+def test_any_bytes_give_records_or_an_invalid_record_error(tmp_path: Path, data: bytes) -> None:
+    """Fuzzed headers and games: never another exception, never a partial game."""
+    path = tmp_path / "fuzz.wtb"
+    path.write_bytes(_archive(data[:60], extra=data[60:]) if len(data) % 2 else data)
+    try:
+        for record in read_wthor(path):
+            record.game()  # every record returned replays
+    except BrettError as exc:
+        assert isinstance(exc, InvalidRecordError)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=FIXTURE)
+@given(seeds=st.lists(st.integers(0, 2**32), min_size=1, max_size=5))
+def test_random_games_round_trip_through_wthor(tmp_path: Path, backend: str,
+                                               seeds: list[int]) -> None:
+    records: list[Any] = []
+    for seed in seeds:
+        game = brett.Reversi.twin(backend)()
+        game.random_playout(seed=seed)
+        records.append(Record.from_game(game))
+    write_wthor(records, tmp_path / "r.wtb")
+    back = list(read_wthor(tmp_path / "r.wtb"))
+    assert [r.game().move_stack for r in back] == [r.game().move_stack for r in records]
