@@ -204,9 +204,11 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
         if not isinstance(record, Record) or record.game_name != "reversi":
             raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
         game = record.game()
+        if not isinstance(game, Reversi):
+            raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
         if number == 1:
             size = game.size
-        if game.size != size or game.size not in MOVES or \
+        if game.size != size or size not in MOVES or \
                 record.start != Reversi(size=size).position():
             raise InvalidRecordError(f"record {number}: WTHOR holds games from the standard "
                                      f"start of one board size, 8x8 or 10x10")
@@ -228,7 +230,7 @@ def _game_bytes(record: Record, game: Reversi, players: dict[str, int],
     size = game.size
     codes = []
     for move in game.move_stack:
-        if not move.is_pass:
+        if move.square is not None:  # passes are left out
             codes.append(10 * (move.square // size + 1) + move.square % size + 1)
     black_discs = sum(1 for owner in game.piece_map().values() if owner == 0)
     white_discs = sum(1 for owner in game.piece_map().values() if owner == 1)
