@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import brett
+import brett.records
 from brett.errors import BrettError, InvalidRecordError
 from brett.record import Node, Record
 from brett.wthor import read_wthor, write_wthor
@@ -191,3 +192,57 @@ def test_random_games_round_trip_through_wthor(tmp_path: Path, backend: str,
     write_wthor(records, tmp_path / "r.wtb")
     back = list(read_wthor(tmp_path / "r.wtb"))
     assert [r.game().move_stack for r in back] == [r.game().move_stack for r in records]
+
+
+# ------------------------------------------------------------------ JSON
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_records_with_variations_round_trip_through_json(setup: str, backend: str) -> None:
+    name, options = SETUPS[setup]
+    game = advance(brett.GAMES[name].twin(backend)(**options), 12, seed=8)
+    record = Record.from_game(game, Event="club", Round="3")
+    line = record.root.mainline()
+    if line:
+        line[0].comment = "a first move ] with \\ odd text"
+        line[-1].properties["eval"] = "+1"
+        sibling = game.copy()
+        while len(sibling.move_stack) > 1:
+            sibling.pop()
+        alternatives = [m for m in list(sibling.legal_moves)[:3]
+                        if str(m) != line[1].move] if len(line) > 1 else []
+        for move in alternatives[:2]:
+            line[0].add(str(move), comment="instead")
+    back = brett.load_record(brett.dump(record))
+    assert back == record and back.game() == record.game()
+    assert brett.load(brett.dump(record)) == game  # the game at the end of the main line
+    plain = Record.from_game(game)
+    assert "nodes" not in brett.records.to_dict(plain)  # a bare main line stays compact
+    assert brett.load_record(brett.dump(game)) == plain
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.update(nodes=[[1, "f5", "", {}]]), "node 1 must be"),
+    (lambda d: d.update(nodes=[[0, "f5", "", {"a": 1}]]), "node 1 must be"),
+    (lambda d: d.update(nodes="x"), "must be a list"),
+    (lambda d: d.update(nodes=[[0, "f5", "", {}], [0, "a1", "", {}]]), "does not replay"),
+    (lambda d: d.update(nodes=[[0, "d3", "", {}]]), "not the main line"),
+    (lambda d: d.update(headers=[1]), "headers"),
+    (lambda d: d.update(headers={"a": 1}), "header"),
+])
+def test_broken_record_json_is_an_invalid_record_error(change: Any, message: str) -> None:
+    import json
+
+    record = Record.from_game(brett.Reversi())
+    record.root.add("f5", comment="c")
+    data = brett.records.to_dict(record)
+    change(data)
+    with pytest.raises(InvalidRecordError, match=message):
+        brett.load_record(json.dumps(data))
+
+
+def test_a_half_made_move_is_a_game_not_a_record() -> None:
+    game = brett.Phutball(columns=9, rows=9)
+    game.push("e6")
+    game.apply_action(81)
+    with pytest.raises(InvalidRecordError, match="load it as a game"):
+        brett.load_record(brett.dump(game))
+    assert brett.load(brett.dump(game)) == game

@@ -38,13 +38,14 @@ _LAZY = {
     "Schuft": "brett.schuft",
     "dump": "brett.records",
     "load": "brett.records",
+    "load_record": "brett.records",
     "svg": "brett.render",
 }
 
 if TYPE_CHECKING:
     from .focus import Focus
     from .phutball import Phutball
-    from .records import dump, load
+    from .records import dump, load, load_record
     from .render import svg
     from .reversi import Reversi
     from .schuft import Schuft
@@ -97,5 +98,6 @@ __all__ = [
     "core_backends",
     "dump",
     "load",
+    "load_record",
     "svg",
 ]

@@ -13,16 +13,30 @@ actions included::
     >>> text = brett.dump(game)
     >>> brett.load(text) == game
     True
+
+A :class:`~brett.record.Record` (headers, comments, variations) dumps the same
+way, with ``"headers"`` and, when the tree is more than a bare main line,
+``"nodes"``: every node below the root in depth-first order as
+``[parent, move, comment, properties]`` (``parent`` 0 is the root, node ``i`` is
+number ``i + 1``).  :func:`load` gives the game at the end of its main line,
+:func:`load_record` the record::
+
+    >>> from brett.record import Record
+    >>> record = Record.from_game(game, Black="Ann")
+    >>> _ = record.root.children[0].add("f6", comment="or this")
+    >>> brett.load_record(brett.dump(record)) == record
+    True
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ._checks import MAX_TEXT
 from .errors import BrettError, InvalidRecordError
 from .game import GAMES, Game
+from .record import Record
 
 FORMAT = "brett-record"
 VERSION = 1
@@ -30,10 +44,12 @@ MAX_RECORD = 64 * 2**20
 """The largest JSON record :func:`load` reads (64 MiB)."""
 
 
-def to_dict(game: Game[Any]) -> dict[str, Any]:
-    """The record of ``game`` as a JSON-ready dict."""
+def to_dict(game: Union[Game[Any], Record]) -> dict[str, Any]:
+    """The record of a game or a :class:`Record` as a JSON-ready dict."""
+    if isinstance(game, Record):
+        return _record_dict(game)
     if not isinstance(game, Game):
-        raise InvalidRecordError(f"{game!r} is not a brett game")
+        raise InvalidRecordError(f"{game!r:.60} is not a brett game or record")
     outcome = game.outcome()
     result = None
     if outcome is not None:
@@ -52,8 +68,25 @@ def to_dict(game: Game[Any]) -> dict[str, Any]:
     return record
 
 
-def dump(game: Game[Any], indent: Optional[int] = None) -> str:
-    """The record of ``game`` as a JSON string."""
+def _record_dict(record: Record) -> dict[str, Any]:
+    main = record.root.mainline()
+    data: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "game": record.game_name,
+        "start": record.start, "moves": [n.move for n in main], "headers": record.headers,
+    }
+    nodes = list(record.root.walk())[1:]
+    if len(nodes) != len(main) or any(n.comment or n.properties for n in nodes):
+        index = {id(record.root): 0}
+        rows = []
+        for number, node in enumerate(nodes, 1):
+            index[id(node)] = number
+            rows.append([index[id(node.parent)], node.move, node.comment, node.properties])
+        data["nodes"] = rows
+    return data
+
+
+def dump(game: Union[Game[Any], Record], indent: Optional[int] = None) -> str:
+    """The record of a game or a :class:`Record` as a JSON string."""
     return json.dumps(to_dict(game), indent=indent)
 
 
@@ -97,8 +130,51 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
     return game
 
 
+def record_from_dict(data: dict[str, Any]) -> Record:
+    """A :class:`Record` from a record dict (of a game or of a record), every
+    node replayed; :class:`InvalidRecordError` says what is wrong."""
+    game = from_dict(data)  # checks the fields and replays the main line
+    if data.get("pending_actions"):
+        raise InvalidRecordError("a move half made through the integer layer is not a "
+                                 "record's move: load it as a game")
+    headers = data.get("headers", {})
+    if not isinstance(headers, dict):
+        raise InvalidRecordError("\"headers\" must be an object of strings")
+    record = Record(game.game_name, data["start"], headers)
+    rows = data.get("nodes")
+    if rows is None:
+        record.root.extend(data["moves"])
+        return record
+    if not isinstance(rows, list):
+        raise InvalidRecordError("\"nodes\" must be a list")
+    nodes = [record.root]
+    for number, row in enumerate(rows, 1):
+        if not (isinstance(row, list) and len(row) == 4 and type(row[0]) is int
+                and 0 <= row[0] < number and isinstance(row[2], str)
+                and isinstance(row[3], dict)
+                and all(isinstance(v, str) for v in row[3].values())):
+            raise InvalidRecordError(f"node {number} must be [parent before it, move, "
+                                     f"comment, {{property: text}}], not {row!r:.80}")
+        nodes.append(nodes[row[0]].add(row[1], row[2], **row[3]))
+    if [n.move for n in record.root.mainline()] != data["moves"]:
+        raise InvalidRecordError("\"moves\" is not the main line of \"nodes\"")
+    for node in nodes[1:]:
+        if not node.children:
+            record.game(node)  # every line replays
+    return record
+
+
+def load_record(text: str) -> Record:
+    """The :class:`Record` of a JSON record written by :func:`dump`."""
+    return record_from_dict(_parse(text))
+
+
 def load(text: str) -> Game[Any]:
     """Replay a JSON record written by :func:`dump`."""
+    return from_dict(_parse(text))
+
+
+def _parse(text: Any) -> Any:
     if isinstance(text, (bytes, bytearray)):
         try:
             text = text.decode("utf-8")
@@ -109,10 +185,9 @@ def load(text: str) -> Game[Any]:
     if len(text) > MAX_RECORD:
         raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
     try:
-        record = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise InvalidRecordError(f"record is not valid JSON: {exc}") from None
-    return from_dict(record)
 
 
-__all__ = ["dump", "from_dict", "load", "to_dict"]
+__all__ = ["dump", "from_dict", "load", "load_record", "record_from_dict", "to_dict"]
