@@ -1,4 +1,5 @@
-"""The ``brett`` command: perft, divide, play and bench for every game.
+"""The ``brett`` command: perft, divide, play and bench for every game, and
+convert, replay and stats for record files.
 
 Each game class contributes its own options through two classmethods,
 ``cli_arguments(parser)`` and ``from_cli(args)``, so this file knows no rules.
@@ -15,6 +16,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Optional, TextIO
 
 from . import __version__
@@ -77,6 +79,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brett", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"brett {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_record_commands(commands)
     for command, text in (("perft", "count move sequences to a depth"),
                           ("play", "play a game in the terminal"),
                           ("bench", "random playouts per second")):
@@ -92,6 +95,37 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
                 gp.set_defaults(loader=_loader_for(cls))
             _add_common(gp, command, top=False)
     return parser
+
+
+def _add_record_commands(commands: Any) -> None:
+    formats = "json, sgf, ggf or wtb (WTHOR)"
+    convert = commands.add_parser("convert", help="convert game records between formats",
+                                  description="convert game records between formats "
+                                              f"({formats}), chosen by extension")
+    convert.add_argument("input", help="the record file to read")
+    convert.add_argument("output", help="the file to write (NAME.wtb also gets its name "
+                                        "tables NAME.JOU and NAME.TRN beside it)")
+    convert.add_argument("--from", dest="source", metavar="FORMAT",
+                         help=f"the input's format ({formats})")
+    convert.add_argument("--to", dest="target", metavar="FORMAT",
+                         help=f"the output's format ({formats})")
+    replay = commands.add_parser("replay", help="print each position of recorded games",
+                                 description="print each position of recorded games")
+    replay.add_argument("input", help="the record file")
+    replay.add_argument("--from", dest="source", metavar="FORMAT", help="the file's format")
+    replay.add_argument("--game", type=int, metavar="N", help="only the N-th game (from 1)")
+    replay.add_argument("--svg", metavar="DIR",
+                        help="write each position as DIR/game<N>-<ply>.svg instead")
+    stats = commands.add_parser("stats", help="games, results and lengths of record files",
+                                description="games, results and average length of record "
+                                            "files")
+    stats.add_argument("inputs", nargs="+", metavar="FILE", help="record files")
+    stats.add_argument("--from", dest="source", metavar="FORMAT", help="the files' format")
+    for sub in (convert, replay, stats):
+        for flag, table in (("--jou", "player"), ("--trn", "tournament")):
+            sub.add_argument(flag, metavar="FILE", help=f"WTHOR {table} names (default: "
+                             f"NAME.{flag[2:].upper()} or WTHOR.{flag[2:].upper()} beside "
+                             f"the archive)")
 
 
 def _loader_for(cls: Any) -> Callable[[argparse.Namespace], Any]:
@@ -251,6 +285,91 @@ def _undo_to_human(game: Game[Any], kinds: list[str]) -> bool:
     return False
 
 
+# ------------------------------------------------------------------ record files
+def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    from .formats import read_records, write_records
+
+    records = read_records(args.input, args.source, args.jou, args.trn)
+    target = Path(args.output)
+    wthor = (args.target or target.suffix.lstrip(".")).lower() in ("wtb", "wthor")
+    # A new archive's name tables go beside it under its own name, never over a
+    # WTHOR.JOU that may serve other years.
+    tables = (target.with_suffix(".JOU"), target.with_suffix(".TRN")) if wthor else (None, None)
+    write_records(records, target, args.target, *tables)
+    print(f"{len(records)} game{'s' * (len(records) != 1)} written to {target}", file=out)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    from .formats import read_records
+    from .render import svg
+
+    records = read_records(args.input, args.source, args.jou, args.trn)
+    if args.game is not None and not 1 <= args.game <= len(records):
+        raise BrettError(f"--game {args.game}: the file holds {len(records)} games")
+    chosen = [(args.game, records[args.game - 1])] if args.game else \
+        list(enumerate(records, 1))
+    folder = Path(args.svg) if args.svg else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for number, record in chosen:
+        game = record.game_class.from_position(record.start)
+        moves = record.moves
+        players = " vs ".join(record.headers.get(k, "?") for k in ("Black", "White"))
+        if folder is None:
+            print(f"game {number}: {record.game_name}, {players}, {len(moves)} moves", file=out)
+            print(game, file=out)
+        for ply, move in enumerate([None, *moves]):
+            if move is not None:
+                game.push(move)
+            if folder is not None:
+                (folder / f"game{number}-{ply:03d}.svg").write_text(svg(game))
+                written += 1
+            elif move is not None:
+                print(f"{ply}. {move}", file=out)
+                print(game, file=out)
+    if folder is not None:
+        print(f"{written} positions written to {folder}", file=out)
+
+
+def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    from .formats import read_records
+
+    progress = Progress(err)
+    games: dict[str, list[int]] = {}   # name -> [games, plies, draws, unfinished]
+    wins: dict[str, dict[str, int]] = {}
+    try:
+        for path in args.inputs:
+            records = read_records(path, args.source, args.jou, args.trn)
+            for done, record in enumerate(records, 1):
+                game = record.game()
+                row = games.setdefault(record.game_name, [0, 0, 0, 0])
+                row[0] += 1
+                row[1] += len(game.move_stack)
+                outcome = game.outcome()
+                if outcome is None:
+                    row[3] += 1
+                elif outcome.is_draw:
+                    row[2] += 1
+                for p in outcome.winners if outcome else ():
+                    table = wins.setdefault(record.game_name, {})
+                    table[game.player_name(p)] = table.get(game.player_name(p), 0) + 1
+                if done % 500 == 0:
+                    progress.show(f"{Path(path).name}: {done:,} / {len(records):,} "
+                                  f"games replayed")
+    finally:
+        progress.done()
+    total = sum(row[0] for row in games.values())
+    print(f"{len(args.inputs)} file{'s' * (len(args.inputs) != 1)}, {total} games", file=out)
+    for name, (count, plies, draws, unfinished) in sorted(games.items()):
+        won = ", ".join(f"{who} {n}" for who, n in sorted(wins.get(name, {}).items()))
+        print(f"{name}: {count} games, average length {plies / count:.1f} moves; wins: "
+              f"{won or 'none'}; draws {draws}; unfinished {unfinished}", file=out)
+
+
+RECORD_COMMANDS = {"convert": cmd_convert, "replay": cmd_replay, "stats": cmd_stats}
+
+
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
          err: Optional[TextIO] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -259,8 +378,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     args = build_parser(argv).parse_args(argv)
     commands = {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}
     try:
-        game = args.loader(args)
-        commands[args.command](game, args, out, err)
+        if args.command in RECORD_COMMANDS:
+            RECORD_COMMANDS[args.command](args, out, err)
+        else:
+            commands[args.command](args.loader(args), args, out, err)
     except BrettError as exc:
         print(f"brett: error: {exc}", file=err)
         return 2
