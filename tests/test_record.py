@@ -246,3 +246,29 @@ def test_a_half_made_move_is_a_game_not_a_record() -> None:
     with pytest.raises(InvalidRecordError, match="load it as a game"):
         brett.load_record(brett.dump(game))
     assert brett.load(brett.dump(game)) == game
+
+
+JSON_PIECES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 300) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["format", "version", "game", "start", "moves", "headers", "nodes",
+                         "pending_actions", "result", "x"]), inner, max_size=8),
+    max_leaves=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=JSON_PIECES, base=st.booleans())
+def test_any_json_loads_or_raises_an_invalid_record_error(data: Any, base: bool) -> None:
+    """Fuzzed record dicts (half of them starting from a valid record): a game,
+    a record, or an InvalidRecordError, never another exception."""
+    import json
+
+    if base and isinstance(data, dict):
+        valid = brett.records.to_dict(Record.from_game(brett.Reversi()))
+        data = {**valid, **data}
+    text = json.dumps(data)
+    for reader in (brett.load, brett.load_record):
+        try:
+            reader(text)
+        except BrettError as exc:
+            assert isinstance(exc, InvalidRecordError)
