@@ -3,10 +3,13 @@ through pipes (and a pseudo-terminal for the progress line)."""
 
 from __future__ import annotations
 
+import itertools
 import os
+import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -146,15 +149,10 @@ def test_play_ends_cleanly_at_end_of_input() -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
-def test_progress_shows_on_a_terminal_only() -> None:
-    """A run over a second shows progress on stderr when stderr is a terminal,
-    and nothing when it is a pipe."""
+def _stderr_on_a_terminal(args: list[str]) -> tuple[bytes, subprocess.Popen[str]]:
+    """Run ``args`` with stderr on a pseudo-terminal; what it wrote there."""
     import pty
 
-    args = [sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth", "8",
-            "--backend", "python"]
-    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert piped.returncode == 0 and piped.stderr == ""
     primary, secondary = pty.openpty()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=secondary, text=True)
     os.close(secondary)
@@ -170,6 +168,17 @@ def test_progress_shows_on_a_terminal_only() -> None:
         seen += chunk
     proc.wait(timeout=300)
     os.close(primary)
+    return seen, proc
+
+
+def test_progress_shows_on_a_terminal_only() -> None:
+    """A run over a second shows progress on stderr when stderr is a terminal,
+    and nothing when it is a pipe."""
+    args = [sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth", "8",
+            "--backend", "python"]
+    piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert piped.returncode == 0 and piped.stderr == ""
+    seen, proc = _stderr_on_a_terminal(args)
     assert proc.returncode == 0
     assert b"first moves done" in seen and b"nodes" in seen
     assert "perft(8) = 390216" in proc.stdout.read()  # type: ignore[union-attr]
@@ -201,3 +210,80 @@ def test_a_closed_pipe_ends_quietly() -> None:
     proc.stdout.close()  # the reader goes away while the game is still being printed
     error = proc.stderr.read()
     assert proc.wait(timeout=60) == 141 and error == b""
+
+
+# ------------------------------------------------------------------ record files
+def _archive(folder: Path, games: int) -> list[Any]:
+    from brett.record import Record
+    from brett.wthor import write_wthor
+
+    records = []
+    for seed in range(games):
+        game = brett.Reversi()
+        game.random_playout(seed=seed, max_plies=None if seed % 4 else 20)
+        records.append(Record.from_game(game, Black=f"ann {seed % 3}", White="bob",
+                                        Event="open", Date="2026"))
+    write_wthor(records, folder / "WTH_2026.wtb", folder / "WTHOR.JOU", folder / "WTHOR.TRN")
+    return records
+
+
+def test_convert_between_every_format(tmp_path: Path) -> None:
+    from brett.formats import read_records
+
+    records = _archive(tmp_path, 12)
+    chain = ["WTH_2026.wtb", "a.ggf", "b.json", "c.sgf", "d.json", "e.wtb"]
+    for source, target in itertools.pairwise(chain):
+        result = brett_cli("convert", str(tmp_path / source), str(tmp_path / target))
+        assert result.returncode == 0 and result.stderr == ""
+        assert result.stdout == f"12 games written to {tmp_path / target}\n"
+    final = read_records(tmp_path / "e.wtb")  # its own e.JOU / e.TRN beside it
+    assert [r.game() for r in final] == [r.game() for r in records]
+    assert [r.headers["Black"] for r in final] == [r.headers["Black"] for r in records]
+    assert (tmp_path / "e.JOU").exists() and (tmp_path / "WTHOR.JOU").read_bytes()
+    forced = brett_cli("convert", str(tmp_path / "b.json"), str(tmp_path / "f.txt"),
+                       "--to", "ggf")
+    assert forced.returncode == 0 and (tmp_path / "f.txt").read_text().startswith("(;GM[")
+
+
+def test_stats_and_replay(tmp_path: Path) -> None:
+    _archive(tmp_path, 8)
+    archive = str(tmp_path / "WTH_2026.wtb")
+    stats = brett_cli("stats", archive, archive)
+    lines = stats.stdout.splitlines()
+    assert stats.returncode == 0 and lines[0] == "2 files, 16 games"
+    assert lines[1].startswith("reversi: 16 games, average length ")
+    assert "unfinished 4" in lines[1] and "wins: Black (x)" in lines[1]
+    replay = brett_cli("replay", archive, "--game", "2")
+    text = replay.stdout
+    assert text.startswith("game 2: reversi, ann 1 vs bob, ") and "\n1. " in text
+    assert text.count("to move") + text.count("game over") >= 20
+    svg = brett_cli("replay", archive, "--game", "1", "--svg", str(tmp_path / "svg"))
+    pictures = sorted((tmp_path / "svg").iterdir())
+    assert svg.returncode == 0 and len(pictures) == 21  # the start and 20 moves
+    assert pictures[0].read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["convert", "missing.json", "out.json"], "cannot read"),
+    (["convert", "in.txt", "out.json"], "unknown record format 'txt'"),
+    (["replay", "in.json", "--game", "3"], "the file holds 1 games"),
+    (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
+])
+def test_record_command_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    (tmp_path / "in.txt").write_text("x")
+    (tmp_path / "in.json").write_text(brett.dump(brett.Reversi()))
+    (tmp_path / "bad.ggf").write_text("nonsense")
+    result = subprocess.run([sys.executable, "-m", "brett.cli", *args], capture_output=True,
+                            text=True, timeout=120, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("brett: error: ") and re.search(message, result.stderr)
+
+
+def test_stats_shows_progress_on_a_terminal(tmp_path: Path) -> None:
+    from brett.wthor import write_wthor
+
+    records = _archive(tmp_path, 10)
+    write_wthor(records * 3000, tmp_path / "WTH_2026.wtb")  # seconds to replay
+    seen, proc = _stderr_on_a_terminal([sys.executable, "-m", "brett.cli", "stats",
+                                        str(tmp_path / "WTH_2026.wtb")])
+    assert proc.returncode == 0 and b"games replayed" in seen
