@@ -121,6 +121,9 @@ def _add_record_commands(commands: Any) -> None:
                                             "files")
     stats.add_argument("inputs", nargs="+", metavar="FILE", help="record files")
     stats.add_argument("--from", dest="source", metavar="FORMAT", help="the files' format")
+    commands.add_parser("serve", help="the JSON Lines engine protocol on stdin/stdout",
+                        description="answer JSON Lines requests on stdin, one response "
+                                    "line each on stdout (docs/protocol.md)")
     for sub in (convert, replay, stats):
         for flag, table in (("--jou", "player"), ("--trn", "tournament")):
             sub.add_argument(flag, metavar="FILE", help=f"WTHOR {table} names (default: "
@@ -367,7 +370,16 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
               f"{won or 'none'}; draws {draws}; unfinished {unfinished}", file=out)
 
 
-RECORD_COMMANDS = {"convert": cmd_convert, "replay": cmd_replay, "stats": cmd_stats}
+def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    from .serve import serve
+
+    code = serve(sys.stdin, out)
+    if code:
+        raise KeyboardInterrupt
+
+
+RECORD_COMMANDS = {"convert": cmd_convert, "replay": cmd_replay, "stats": cmd_stats,
+                   "serve": cmd_serve}
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,

@@ -1,0 +1,208 @@
+"""``brett serve`` as an outside client meets it: a subprocess spoken to through
+pipes, every request and response checked against docs/protocol.schema.json,
+stop and end of input, a fuzz of random and malformed lines, and a client in
+another language (Node) playing a game."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import brett
+from brett.serve import Server
+
+ROOT = Path(__file__).parent.parent
+SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text())
+
+
+def _validator(definition: str) -> Any:
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}",
+                                            "$defs": SCHEMA["$defs"]})
+
+
+REQUEST, RESPONSE = _validator("request"), _validator("response")
+
+
+class Client:
+    """``brett serve`` in a subprocess; every line checked against the schema."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "serve"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.next_id = 0
+
+    def send(self, request: dict[str, Any]) -> None:
+        REQUEST.validate(request)
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+
+    def receive(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        response: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        RESPONSE.validate(response)
+        return response
+
+    def ask(self, **request: Any) -> dict[str, Any]:
+        self.next_id += 1
+        self.send({"id": self.next_id, **request})
+        response = self.receive()
+        assert response["id"] == self.next_id
+        return response
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def client() -> Any:
+    c = Client()
+    yield c
+    if c.proc.poll() is None:
+        c.proc.kill()
+
+
+def test_every_command_through_a_pipe(client: Client) -> None:
+    new = client.ask(cmd="new", game="reversi", options={"size": 6})
+    assert new["ok"] and new["game_id"] == "g1" and new["to_move"] == 0
+    assert new["board"] == {"c3": 1, "d3": 0, "c4": 0, "d4": 1}
+    legal = client.ask(cmd="legal", game_id="g1")
+    assert legal["count"] == 4 and legal["moves"] == ["c2", "b3", "e4", "d5"]
+    assert client.ask(cmd="legal", game_id="g1", limit=1)["moves"] == ["c2"]
+    moved = client.ask(cmd="move", game_id="g1", move="c2")
+    assert moved["played"] == "c2" and moved["to_move"] == 1 and moved["moves_played"] == ["c2"]
+    assert client.ask(cmd="state", game_id="g1")["position"] == moved["position"]
+    assert client.ask(cmd="undo", game_id="g1")["undone"] == "c2"
+    played = client.ask(cmd="random_move", game_id="g1", seed=3)["played"]
+    assert played in legal["moves"]
+    assert client.ask(cmd="perft", game_id="g1", depth=3)["nodes"] == \
+        brett.Reversi.from_position(client.ask(cmd="state", game_id="g1")["position"]).perft(3)
+    assert client.ask(cmd="svg", game_id="g1")["svg"].startswith("<svg")
+    record = client.ask(cmd="save", game_id="g1")["record"]
+    loaded = client.ask(cmd="load", record=record)
+    assert loaded["game_id"] == "g2" and loaded["moves_played"] == [played]
+    schuft = client.ask(cmd="new", game="schuft", options={"players": 3})
+    assert schuft["to_move"] == "chance"
+    rolled = client.ask(cmd="roll", game_id=schuft["game_id"], roll="5-8-2")
+    assert rolled["played"] == "5-8-2" and rolled["to_move"] == 0
+    focus = client.ask(cmd="new", game="focus", options={"players": 4})
+    assert all(isinstance(stack, list) for stack in focus["board"].values())
+    ball = client.ask(cmd="new", game="phutball", options={"columns": 9, "rows": 9})
+    assert ball["board"] == {"e5": "ball"}
+    assert client.ask(cmd="close", game_id="g2") == {"id": client.next_id, "ok": True}
+    assert client.ask(cmd="quit")["ok"] and client.proc.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize(("line", "kind", "message"), [
+    ("nonsense", "ProtocolError", "not a JSON object"),
+    ("[1, 2]", "ProtocolError", "a request is a JSON object"),
+    ('{"id": 7}', "ProtocolError", "unknown command None"),
+    ('{"id": 7, "cmd": "dance"}', "ProtocolError", "unknown command 'dance'"),
+    ('{"id": 7, "cmd": "state", "game_id": "g9"}', "ProtocolError", "unknown game_id"),
+    ('{"id": 7, "cmd": "new", "game": "chess"}', "BrettError", "chess"),
+    ('{"id": 7, "cmd": "new", "game": "reversi", "options": {"size": 5}}',
+     "InvalidPositionError", "size"),
+    ('{"id": 7, "cmd": "new", "game": "reversi", "options": {"colour": 5}}',
+     "ProtocolError", "bad options"),
+    ('{"id": 7, "cmd": "move", "game_id": "g1"}', "ProtocolError", '"move" must be'),
+    ('{"id": 7, "cmd": "move", "game_id": "g1", "move": "z9"}', "InvalidMoveError", "z9"),
+    ('{"id": 7, "cmd": "move", "game_id": "g1", "move": "a1"}', "IllegalMoveError", "a1"),
+    ('{"id": 7, "cmd": "undo", "game_id": "g1"}', "EmptyStackError", "empty"),
+    ('{"id": 7, "cmd": "roll", "game_id": "g1", "roll": "1-2-3"}', "BrettError", "chance"),
+    ('{"id": 7, "cmd": "perft", "game_id": "g1", "depth": 1000}', "BrettError", "depth"),
+    ('{"id": 7, "cmd": "load", "record": "{}"}', "InvalidRecordError", "not a brett record"),
+])
+def test_bad_requests_are_answered_and_lose_nothing(client: Client, line: str, kind: str,
+                                                     message: str) -> None:
+    start = client.ask(cmd="new", game="reversi")
+    assert client.proc.stdin is not None
+    client.proc.stdin.write(line + "\n")
+    client.proc.stdin.flush()
+    response = client.receive()
+    assert response["ok"] is False and response["error"]["type"] == kind
+    assert message in response["error"]["message"]
+    assert client.ask(cmd="state", game_id="g1")["position"] == start["position"]
+
+
+def test_stop_and_the_end_of_input_interrupt_a_long_search(client: Client) -> None:
+    client.ask(cmd="new", game="reversi")
+    client.send({"id": "long", "cmd": "perft", "game_id": "g1", "depth": 14})
+    time.sleep(0.5)
+    sent = time.monotonic()
+    client.send({"id": "halt", "cmd": "stop"})
+    stopped = client.receive()
+    assert time.monotonic() - sent < 2.0
+    assert stopped == {"id": "long", "ok": False,
+                       "error": {"type": "Interrupted", "message": "stopped by a stop request"}}
+    assert client.receive() == {"id": "halt", "ok": True}
+    assert client.ask(cmd="state", game_id="g1")["moves_played"] == []  # the game is intact
+    client.send({"id": "again", "cmd": "perft", "game_id": "g1", "depth": 14})
+    time.sleep(0.3)
+    closed = time.monotonic()
+    assert client.close() == 0 and time.monotonic() - closed < 2.0
+
+
+LINES = st.one_of(
+    st.text(max_size=60),
+    st.builds(json.dumps, st.dictionaries(
+        st.sampled_from(["id", "cmd", "game", "game_id", "move", "options", "depth", "limit",
+                         "roll", "seed", "record"]),
+        st.one_of(st.none(), st.integers(-5, 20), st.text(max_size=12),
+                  st.sampled_from(["new", "state", "legal", "move", "undo", "random_move",
+                                   "close", "perft", "reversi", "schuft", "g1", "g2", "f5"]),
+                  st.dictionaries(st.text(max_size=6), st.integers(0, 9), max_size=2)),
+        max_size=6)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINES, max_size=12))
+def test_random_and_malformed_lines(lines: list[str]) -> None:
+    """Every line gets one valid response; no exception escapes; a game is lost
+    only by ``close``."""
+    server = Server()
+    server.handle(json.dumps({"cmd": "new", "game": "reversi"}))
+    for line in lines:
+        before = set(server.games)
+        response = server.handle(line)
+        RESPONSE.validate(response)
+        closed = response["ok"] and '"close"' in line
+        assert before <= set(server.games) or closed
+
+
+def test_a_client_in_another_language_plays_a_game() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    result = subprocess.run([node, str(ROOT / "examples" / "serve_client.mjs"),
+                             sys.executable, "-m", "brett.cli", "serve"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert " moves: " in result.stdout and "discs " in result.stdout
+
+
+def test_an_unexpected_exception_is_answered_and_the_server_lives_on() -> None:
+    server = Server()
+    server.handle(json.dumps({"cmd": "new", "game": "reversi"}))
+
+    def broken(request: dict[str, Any]) -> dict[str, Any]:
+        raise ValueError("a bug")
+
+    server.commands["state"] = broken
+    response = server.handle(json.dumps({"id": 1, "cmd": "state", "game_id": "g1"}))
+    RESPONSE.validate(response)
+    assert response["error"] == {"type": "InternalError",
+                                 "message": "ValueError: a bug (please report)"}
+    assert server.handle(json.dumps({"cmd": "legal", "game_id": "g1"}))["count"] == 4
