@@ -150,6 +150,28 @@ class FocusMove:
         return f"{self.source}-{self.target}:{self.count}"
 
 
+@dataclass(frozen=True)
+class FocusEffects:
+    """What a Focus move changes (:meth:`Focus.effects`).
+
+    ``source`` is the square the pieces leave (None for an ``entry`` from the
+    reserve), ``target`` where they land; ``moved`` the pieces moved, bottom to
+    top, as players (colours).  ``left`` holds the pieces that overflow off the
+    bottom of the target stack (F6), bottom first, split into ``captured`` (every
+    other colour, a team partner's too) and ``reserved`` (the mover's own, which go
+    to the mover's reserve).  ``player`` is the mover.
+    """
+
+    source: Optional[str]
+    target: str
+    moved: tuple[int, ...]
+    left: tuple[int, ...]
+    captured: tuple[int, ...]
+    reserved: tuple[int, ...]
+    entry: bool
+    player: int
+
+
 _MOVE_RE = re.compile(r"([a-h][1-8])-([a-h][1-8])(?::([0-9]))?")
 _ENTRY_RE = re.compile(r"\+([a-h][1-8])")
 _DIGITS = re.compile(r"[0-9]+")
@@ -361,6 +383,23 @@ class Focus(Game[FocusMove]):
 
     def _core_from_move(self, move: FocusMove) -> int:
         return _action_of(move)
+
+    def _effects(self, move: FocusMove, after: Focus) -> FocusEffects:
+        player = self._state().to_move
+        board = self._state().board
+        dst = SQUARE_INDEX[move.target]
+        if move.source is None:
+            moved: tuple[int, ...] = (player,)
+        else:
+            assert move.count is not None
+            moved = tuple(board[SQUARE_INDEX[move.source]][-move.count:])
+        stack = (*board[dst], *moved)
+        left = stack[:len(stack) - len(after._state().board[dst])]
+        return FocusEffects(
+            move.source, move.target, moved, left,
+            captured=tuple(c for c in left if c != player),
+            reserved=tuple(c for c in left if c == player),
+            entry=move.source is None, player=player)
 
     def _illegal_reason(self, move: FocusMove) -> str:
         state = self._state()
@@ -686,4 +725,4 @@ def _parse_position(text: Any) -> tuple[FocusState, Optional[tuple[str, str]]]:
     return state, swap
 
 
-__all__ = ["NUM_ACTIONS", "Focus", "FocusMove"]
+__all__ = ["NUM_ACTIONS", "Focus", "FocusEffects", "FocusMove"]

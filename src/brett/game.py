@@ -14,6 +14,7 @@ only rule hooks:
 * ``position`` / ``from_position``, ``outcome``, ``__str__``, ``piece_at`` /
   ``piece_map``, ``observation_tensor_shape`` / ``_observation``,
   ``num_players``, ``num_distinct_actions`` and its options;
+* ``_effects`` (what a move changes, for :meth:`Game.effects`);
 * for the integer layer: ``_action_of_core`` / ``_core_of_action`` and, where a
   move takes several actions (Phutball's jumps, Schuft's decisions),
   ``_step_options``, ``_actions_of`` and ``_partial_move``.
@@ -459,6 +460,28 @@ class Game(Generic[MoveT]):
         if not self._core.push(cm, move):
             raise self._illegal(move)
         return move  # type: ignore[return-value]
+
+    def effects(self, move: MoveT | str) -> Any:
+        """What ``move`` (a Move or its notation) would change, without playing it:
+        a small frozen record of the game's own type (``ReversiEffects``,
+        ``FocusEffects``, ``PhutballEffects``, ``SchuftEffects``; each game's guide
+        describes its fields).  The move is checked as :meth:`push` checks it, with
+        the same errors, and the game is never changed.  Where several step lists
+        are one move (Schuft), the record describes the move ``push`` would record.
+        """
+        if self._pending:
+            self._coerce(move)  # garbage is still an InvalidMoveError
+            self._refuse_pending(f"cannot tell the effects of {str(move)!r}", IllegalMoveError)
+        cm, move = self._resolve(move)
+        after = self._with_core(self._core.clone(False))
+        if not after._core.push(cm, move):
+            raise self._illegal(move)
+        return self._effects(move, after)
+
+    def _effects(self, move: Any, after: Any) -> Any:
+        """The effects record of the legal ``move``: this game is the position
+        before it, ``after`` a view of the position after it (games supply this)."""
+        raise NotImplementedError(f"{type(self).__name__} does not describe move effects")
 
     def pop(self) -> MoveT:
         """Take back the last move and return it; :class:`EmptyStackError`

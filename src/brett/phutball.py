@@ -122,6 +122,19 @@ class PhutballMove:
         return f"PhutballMove({self.points!r})"
 
 
+@dataclass(frozen=True)
+class PhutballEffects:
+    """What a Phutball move changes (:meth:`Phutball.effects`): the point where
+    a man is ``placed`` (None for a ball move), the ball's ``path`` (its start,
+    then every landing, as ``PhutballMove.points``; empty for a placement), the
+    men ``removed`` (in the order they are jumped) and the ``player`` moving."""
+
+    placed: Optional[str]
+    path: tuple[str, ...]
+    removed: tuple[str, ...]
+    player: int
+
+
 def _letter(col: int) -> str:
     return LETTERS[col]
 
@@ -273,6 +286,20 @@ class Phutball(Game[PhutballMove]):
         cells = [self._cell_of(p, what=f"in {move}: point", beyond=(i > 0))
                  for i, p in enumerate(pts)]
         return tuple(cells)
+
+    def _effects(self, move: PhutballMove, after: Phutball) -> PhutballEffects:
+        cols = self._cols
+        _, _, men, _, player = self._core.get_state()[:5]
+        if move.is_placement:
+            return PhutballEffects(move.points[0], (), (), player)
+        gone = set(men) - set(after._core.get_state()[2])
+        cells = self._core_from_move(move)
+        removed = []
+        for a, b in itertools.pairwise(cells):
+            dc, dr = _DIRS[_direction(cols, a, b)]
+            removed += [self._name(c) for c in range(a + dr * cols + dc, b, dr * cols + dc)
+                        if c in gone]
+        return PhutballEffects(None, move.points, tuple(removed), player)
 
     def _illegal_reason(self, move: Any) -> str:
         pts = move.points
@@ -623,4 +650,4 @@ class Phutball(Game[PhutballMove]):
                    max_plies=args.max_plies)
 
 
-__all__ = ["DIRECTION_NAMES", "LETTERS", "Phutball", "PhutballMove"]
+__all__ = ["DIRECTION_NAMES", "LETTERS", "Phutball", "PhutballEffects", "PhutballMove"]

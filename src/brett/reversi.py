@@ -11,6 +11,7 @@ import operator
 import random
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
 from ._checks import as_int, option_int, seed_value, text_field
@@ -103,6 +104,17 @@ class ReversiMove:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (ReversiMove, (self.square, self.size))
+
+
+@dataclass(frozen=True)
+class ReversiEffects:
+    """What a Reversi move changes (:meth:`Reversi.effects`): the ``square``
+    played (None for a pass), the ``player`` who plays it and the ``flipped``
+    discs, as square names in board order (``a1``, ``b1``, ..., ``a2``, ...)."""
+
+    square: Optional[str]
+    player: int
+    flipped: tuple[str, ...]
 
 
 _MOVE_TABLES: dict[int, tuple[ReversiMove, ...]] = {}
@@ -327,6 +339,18 @@ class Reversi(Game[ReversiMove]):
         sq = move.square
         return self._pass if sq is None else sq
 
+    def _effects(self, move: ReversiMove, after: Reversi) -> ReversiEffects:
+        n, black, white, _, player = self._core.get_state()
+        _, black2, white2, _, _ = after._core.get_state()
+        changed = (black ^ black2) & (white ^ white2)  # a disc changed colour
+        flipped = []
+        while changed:
+            low = changed & -changed
+            flipped.append(_square_name(low.bit_length() - 1, n))
+            changed ^= low
+        square = None if move.square is None else _square_name(move.square, n)
+        return ReversiEffects(square, player, tuple(flipped))
+
     def _illegal_reason(self, move: Any) -> str:
         if move.square is None:
             return "pass is only allowed when no disc can be placed"
@@ -519,4 +543,4 @@ def _bits(squares: Iterable[int]) -> int:
     return value
 
 
-__all__ = ["OCTAGON_CUTS", "Reversi", "ReversiMove"]
+__all__ = ["OCTAGON_CUTS", "Reversi", "ReversiEffects", "ReversiMove"]

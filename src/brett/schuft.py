@@ -204,6 +204,24 @@ class SchuftMove:
         return f"SchuftMove({self.direction!r}, {self.steps!r})"
 
 
+@dataclass(frozen=True)
+class SchuftEffects:
+    """What a Schuft move changes (:meth:`Schuft.effects`).
+
+    For a turn: the ``player`` moving, its ``steps`` in the order played as
+    ``(from, to)`` field names of :attr:`Schuft.squares` (``("13", "17")``,
+    ``("r:x", "29")``, ``("9", "r:g4")``), and the pieces ``sent_back`` (hit,
+    S5) as ``(player, field it stood on)``, each going to its owner's out area.
+    For a roll: ``roll``, no steps, and ``player`` the player about to move
+    (None during the opening roll-off).  A pass has no steps.
+    """
+
+    player: Optional[int]
+    steps: tuple[tuple[str, str], ...]
+    sent_back: tuple[tuple[int, str], ...]
+    roll: Optional[Roll] = None
+
+
 def _code(part: str) -> int:
     if part == "x":
         return 0
@@ -401,6 +419,28 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         if rep < 0:
             raise IllegalMoveError(f"illegal move {str(move)!r}: {self._illegal_reason(move)}")
         return rep, _cm_to_move(rep)
+
+    def _effects(self, move: Any, after: Schuft) -> SchuftEffects:
+        if isinstance(move, Roll):
+            return SchuftEffects(self.to_move, (), (), move)
+        player = self._core.player()
+        mine = LETTERS[player]
+        board = {field: list(pieces) for field, pieces in self.piece_map().items()}
+        steps, sent_back = [], []
+        for step in move.steps:
+            src, dst = step.split("/")
+            src = f"{mine}:x" if src == "x" else src
+            dst = f"{mine}:{dst}" if dst[0] == "g" else dst
+            on = board.get(dst, [])
+            if on and on[0] != player:  # S5: a lone enemy piece is hit
+                (enemy,) = on
+                sent_back.append((enemy, dst))
+                board.setdefault(f"{LETTERS[enemy]}:x", []).append(enemy)
+                on = board[dst] = []
+            board[src].pop()
+            board[dst] = [*on, player]
+            steps.append((src, dst))
+        return SchuftEffects(player, tuple(steps), tuple(sent_back))
 
     def _illegal_reason(self, move: Any) -> str:
         if isinstance(move, Roll):
@@ -818,4 +858,4 @@ def _parse_position(text: str) -> tuple[Any, ...]:
             cap, rolloff)
 
 
-__all__ = ["NUM_ACTIONS", "Roll", "Schuft", "SchuftMove"]
+__all__ = ["NUM_ACTIONS", "Roll", "Schuft", "SchuftEffects", "SchuftMove"]
