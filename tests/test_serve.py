@@ -102,6 +102,14 @@ def test_every_command_through_a_pipe(client: Client) -> None:
     assert all(isinstance(stack, list) for stack in focus["board"].values())
     ball = client.ask(cmd="new", game="phutball", options={"columns": 9, "rows": 9})
     assert ball["board"] == {"e5": "ball"}
+    placed = client.ask(cmd="move", game_id=ball["game_id"], move="e6")
+    assert placed["effects"] == {"placed": "e6", "path": [], "removed": [], "player": 0}
+    clicked = client.ask(cmd="legal", game_id=ball["game_id"], prefix=["e5"])
+    assert clicked["next"] == ["e7"] and clicked["moves"] == []
+    done = client.ask(cmd="legal", game_id=ball["game_id"], prefix=["e5", "e7", "stop"])
+    assert done["moves"] == ["e5-e7"] and done["next"] == []
+    jumped = client.ask(cmd="move", game_id=ball["game_id"], move=done["moves"][0])
+    assert jumped["effects"]["removed"] == ["e6"] and jumped["board"] == {"e7": "ball"}
     assert client.ask(cmd="close", game_id="g2") == {"id": client.next_id, "ok": True}
     assert client.ask(cmd="quit")["ok"] and client.proc.wait(timeout=30) == 0
 
@@ -121,6 +129,9 @@ def test_every_command_through_a_pipe(client: Client) -> None:
     ('{"id": 7, "cmd": "move", "game_id": "g1", "move": "z9"}', "InvalidMoveError", "z9"),
     ('{"id": 7, "cmd": "move", "game_id": "g1", "move": "a1"}', "IllegalMoveError", "a1"),
     ('{"id": 7, "cmd": "undo", "game_id": "g1"}', "EmptyStackError", "empty"),
+    ('{"id": 7, "cmd": "legal", "game_id": "g1", "prefix": "d3"}', "ProtocolError", "prefix"),
+    ('{"id": 7, "cmd": "legal", "game_id": "g1", "prefix": [null]}', "ProtocolError",
+     "prefix"),
     ('{"id": 7, "cmd": "roll", "game_id": "g1", "roll": "1-2-3"}', "BrettError", "chance"),
     ('{"id": 7, "cmd": "perft", "game_id": "g1", "depth": 1000}', "BrettError", "depth"),
     ('{"id": 7, "cmd": "load", "record": "{}"}', "InvalidRecordError", "not a brett record"),

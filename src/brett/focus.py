@@ -384,6 +384,12 @@ class Focus(Game[FocusMove]):
     def _core_from_move(self, move: FocusMove) -> int:
         return _action_of(move)
 
+    def _click_path(self, move: FocusMove) -> tuple[str, ...]:
+        """The stack, the target, the number of pieces; or ``"reserve"``, the target."""
+        if move.source is None:
+            return ("reserve", move.target)
+        return (move.source, move.target, str(move.count))
+
     def _effects(self, move: FocusMove, after: Focus) -> FocusEffects:
         player = self._state().to_move
         board = self._state().board

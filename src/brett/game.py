@@ -24,6 +24,7 @@ See docs/architecture.md for the layers and what each may touch.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import random
@@ -183,6 +184,19 @@ class PlayoutStats(NamedTuple):
 
 
 # ----------------------------------------------------------------- legal moves
+@dataclasses.dataclass(frozen=True)
+class Clicks(Generic[MoveT]):
+    """What :meth:`LegalMoveView.clicks` answers for a person entering a move
+    click by click."""
+
+    prefix: tuple[str, ...]
+    """The clicks so far."""
+    moves: tuple[MoveT, ...]
+    """The legal moves these clicks make (usually one, none while unfinished)."""
+    next: tuple[str, ...]
+    """The clicks that may come next, each leading to at least one legal move."""
+
+
 class LegalMoveView(Generic[MoveT]):
     """The legal moves of a game, generated on demand (like python-chess).
 
@@ -215,6 +229,23 @@ class LegalMoveView(Generic[MoveT]):
         except BrettError:
             return False
         return bool(game._core.is_legal(cm))
+
+    def clicks(self, *prefix: str) -> Clicks[MoveT]:
+        """Click-to-move: the legal moves that the clicks ``prefix`` make, and the
+        clicks that may come next.  A move's clicks are its squares in the order
+        a person enters them (each game's guide lists them: Reversi the square or
+        ``"pass"``; Focus the stack, the target, the number of pieces, or
+        ``"reserve"`` and the target; Phutball the point, or the ball, each
+        landing and ``"stop"``; Schuft each step's field and target).  Clicks
+        that no legal move begins with give no moves and no next click.  Never
+        lists a Phutball position's millions of paths: the jumps are walked one
+        landing at a time."""
+        game = self._game
+        if game._pending:
+            game._refuse_pending("clicks")
+        if not all(isinstance(c, str) and len(c) <= 40 for c in prefix) or len(prefix) > 256:
+            raise InvalidMoveError(f"clicks are square names, not {prefix!r:.80}")
+        return game._clicks(tuple(c.lower() for c in prefix))
 
     def count(self) -> int:
         """The number of legal moves (counted, not listed)."""
@@ -262,6 +293,7 @@ class Game(Generic[MoveT]):
     _pending: tuple[int, ...] = ()
     _built: dict[int, tuple[Any, tuple[int, ...]]]
     _options_memo: Optional[tuple[Any, dict[int, Any]]] = None
+    _clicks_memo: Optional[tuple[Any, list[tuple[tuple[str, ...], Any]]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -399,6 +431,30 @@ class Game(Generic[MoveT]):
     def _actions_of(self, move: Any) -> tuple[int, ...]:
         """The actions that make ``move`` from the current position."""
         return (self._action_of_core(self._core_from_move(move)),)
+
+    def _click_path(self, move: Any) -> tuple[str, ...]:
+        """The clicks that enter ``move`` (games refine this)."""
+        return (str(move),)
+
+    def _clicks(self, prefix: tuple[str, ...]) -> Clicks[MoveT]:
+        """:meth:`LegalMoveView.clicks` by filtering the legal moves (games with
+        huge move lists answer faster)."""
+        size = len(prefix)
+        moves: list[MoveT] = []
+        following: dict[str, None] = {}
+        core = self._core
+        where = (len(core.entries), core.key())
+        memo = self._clicks_memo  # a person clicks several times in one position
+        if memo is None or memo[0] != where:
+            memo = (where, [(self._click_path(m), m) for m in self.legal_moves])
+            self._clicks_memo = memo
+        for path, move in memo[1]:
+            if path[:size] == prefix:
+                if len(path) == size:
+                    moves.append(move)
+                else:
+                    following.setdefault(path[size])
+        return Clicks(prefix, tuple(moves), tuple(following))
 
     def _partial_move(self, actions: tuple[int, ...]) -> MoveT:
         """Multi-action games: the move (or the start of one) ``actions`` make."""

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ._checks import MAX_PLIES, digits, option_int, optional_cap, seed_value, text_field
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import MORE, Game, Outcome, load_cores
+from .game import MORE, Clicks, Game, Outcome, load_cores
 
 if TYPE_CHECKING:
     import argparse
@@ -286,6 +286,43 @@ class Phutball(Game[PhutballMove]):
         cells = [self._cell_of(p, what=f"in {move}: point", beyond=(i > 0))
                  for i, p in enumerate(pts)]
         return tuple(cells)
+
+    def _clicks(self, prefix: tuple[str, ...]) -> Clicks[PhutballMove]:
+        """A placement is its point; a ball move the ball, each landing, then
+        ``"stop"`` (none after a jump beyond a goal line).  The jumps are walked
+        through the integer layer one landing at a time, never listed."""
+        n = self._cols * self._rows
+        ball = self.ball
+        if not prefix:
+            following = [p for p in self.points if self.piece_at(p) is None]
+            if any(a >= n for a in self.legal_actions()):
+                following.append(ball)
+            return Clicks(prefix, (), tuple(following))
+        if prefix[0] != ball:
+            move = PhutballMove((prefix[0],)) if len(prefix) == 1 else None
+            legal = move is not None and self.piece_at(prefix[0]) is None and \
+                move in self.legal_moves
+            return Clicks(prefix, (move,) if legal and move else (), ())
+        walk = self.copy()
+        path = [ball]
+        for number, click in enumerate(prefix[1:], 2):
+            if click == "stop":
+                done = number == len(prefix) and n + 8 in walk.legal_actions()
+                return Clicks(prefix, (PhutballMove(tuple(path)),) if done else (), ())
+            options = {str(walk.action_to_move(a).points[-1]): a
+                       for a in walk.legal_actions() if n <= a < n + 8}
+            if click not in options:
+                return Clicks(prefix, (), ())
+            walk.apply_action(options[click])
+            path.append(click)
+            if not walk.pending_actions:  # beyond a goal line: the move is over
+                ended = number == len(prefix)
+                return Clicks(prefix, (PhutballMove(tuple(path)),) if ended else (), ())
+        following = [str(walk.action_to_move(a).points[-1])
+                     for a in walk.legal_actions() if n <= a < n + 8]
+        if walk.pending_actions:
+            following.append("stop")
+        return Clicks(prefix, (), tuple(following))
 
     def _effects(self, move: PhutballMove, after: Phutball) -> PhutballEffects:
         cols = self._cols

@@ -420,6 +420,20 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
             raise IllegalMoveError(f"illegal move {str(move)!r}: {self._illegal_reason(move)}")
         return rep, _cm_to_move(rep)
 
+    def _click_path(self, move: Any) -> tuple[str, ...]:
+        """``"pass"``; else the direction (only at a roll of 15, where it is a
+        choice), then each step's field and target, named as :meth:`piece_at`
+        names them (``"13"``, ``"r:x"``, ``"r:g4"``)."""
+        if move.direction == "pass":
+            return ("pass",)
+        mine = LETTERS[self._core.player()]
+        roll = self.pending_roll
+        path = [move.direction] if roll is not None and roll.total == 15 else []
+        for step in move.steps:
+            for end in step.split("/"):
+                path.append(end if end.isdigit() else f"{mine}:{end}")
+        return tuple(path)
+
     def _effects(self, move: Any, after: Schuft) -> SchuftEffects:
         if isinstance(move, Roll):
             return SchuftEffects(self.to_move, (), (), move)

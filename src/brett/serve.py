@@ -18,6 +18,7 @@ the JSON Schema of the requests and responses.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import queue
 import signal
@@ -43,12 +44,15 @@ class ProtocolError(Exception):
 
 
 def _jsonable(value: Any) -> Any:
-    """Tuples to lists, recursively (a piece map's stacks)."""
+    """Tuples to lists, recursively (a piece map's stacks); anything else that JSON
+    has no type for (a Schuft roll) as its notation."""
     if isinstance(value, (tuple, list)):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
-    return value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
 
 
 class Server:
@@ -162,6 +166,13 @@ class Server:
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game(request)
         limit = as_int(request.get("limit", MAX_LIST), "limit", 0, MAX_LIST)
+        prefix = request.get("prefix")
+        if prefix is not None:  # click-to-move: the moves these clicks make, and what next
+            if not isinstance(prefix, list) or not all(isinstance(c, str) for c in prefix):
+                raise ProtocolError("\"prefix\" must be a list of square names")
+            clicks = game.legal_moves.clicks(*prefix)
+            return {"moves": [str(m) for m in clicks.moves[:limit]],
+                    "count": len(clicks.moves), "next": list(clicks.next)}
         moves: list[str] = []
         for move in game.legal_moves:
             if len(moves) >= limit:
@@ -171,8 +182,10 @@ class Server:
 
     def move(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game(request)
-        played = game.push(self._text(request, "move"))
-        return {"played": str(played), **self._state(game)}
+        text = self._text(request, "move")
+        effects = _jsonable(dataclasses.asdict(game.effects(text)))  # checks the move too
+        played = game.push(text)
+        return {"played": str(played), "effects": effects, **self._state(game)}
 
     def undo(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game(request)
