@@ -217,3 +217,45 @@ def test_an_unexpected_exception_is_answered_and_the_server_lives_on() -> None:
     assert response["error"] == {"type": "InternalError",
                                  "message": "ValueError: a bug (please report)"}
     assert server.handle(json.dumps({"cmd": "legal", "game_id": "g1"}))["count"] == 4
+
+
+def test_brett_play_json_speaks_the_protocol_through_a_pipe() -> None:
+    requests = [{"id": 1, "cmd": "move", "game_id": "g1", "move": "c2"},
+                {"id": 2, "cmd": "move", "game_id": "g1", "move": "a1"},
+                {"id": 3, "cmd": "quit"}]
+    result = subprocess.run([sys.executable, "-m", "brett.cli", "play", "reversi", "--size", "6",
+                             "--json"], input="".join(json.dumps(r) + "\n" for r in requests),
+                            capture_output=True, text=True, timeout=60)
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    for reply in replies:
+        RESPONSE.validate(reply)
+    assert result.returncode == 0 and result.stderr == ""
+    assert replies[0]["game_id"] == "g1" and replies[0]["position"].endswith("x n=6")
+    assert replies[1]["played"] == "c2" and replies[1]["effects"]["flipped"] == ["c3"]
+    assert replies[2]["error"]["type"] == "IllegalMoveError" and replies[3]["ok"]
+
+
+def test_brett_serve_http_serves_the_page_and_the_api() -> None:
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "serve", "--http", "--port",
+                             "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("brett: play at http://127.0.0.1:")
+        url = line.split()[3]
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        assert "<title>brett</title>" in page and "app.js" in page
+        for asset in ("app.js", "style.css"):
+            assert urllib.request.urlopen(url + asset, timeout=10).status == 200
+        request = urllib.request.Request(url + "api", data=json.dumps(
+            {"id": 1, "cmd": "new", "game": "focus"}).encode(), method="POST")
+        reply = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        RESPONSE.validate(reply)
+        assert reply["ok"] and reply["game"] == "focus"
+        bad = urllib.request.Request(url + "api", data=b"not json", method="POST")
+        assert json.loads(urllib.request.urlopen(bad, timeout=10).read())["ok"] is False
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import sys
@@ -65,6 +66,9 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                          "for further players (default: human,random)")
         _add_option(parser, "--seed", top=top, type=int,
                     help="seed for the random players and dice")
+        _add_option(parser, "--json", top=top, action="store_true",
+                    help="for programs: speak the JSON Lines protocol of 'brett serve' "
+                         "on stdin/stdout, this game open as game_id g1")
     else:
         _add_option(parser, "--games", top=top, type=int, default=10000, metavar="N",
                     help="number of random games to play (default 10000)")
@@ -121,9 +125,16 @@ def _add_record_commands(commands: Any) -> None:
                                             "files")
     stats.add_argument("inputs", nargs="+", metavar="FILE", help="record files")
     stats.add_argument("--from", dest="source", metavar="FORMAT", help="the files' format")
-    commands.add_parser("serve", help="the JSON Lines engine protocol on stdin/stdout",
-                        description="answer JSON Lines requests on stdin, one response "
-                                    "line each on stdout (docs/protocol.md)")
+    serve = commands.add_parser(
+        "serve", help="the JSON Lines engine protocol on stdin/stdout, or the web app",
+        description="answer JSON Lines requests on stdin, one response line each on "
+                    "stdout (docs/protocol.md); with --http, serve the web app")
+    serve.add_argument("--http", action="store_true",
+                       help="serve the web app (play in a browser) instead")
+    serve.add_argument("--port", type=int, default=8000, metavar="N",
+                       help="the web app's port (default 8000; 0: any free port)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1, this machine)")
     for sub in (convert, replay, stats):
         for flag, table in (("--jou", "player"), ("--trn", "tournament")):
             sub.add_argument(flag, metavar="FILE", help=f"WTHOR {table} names (default: "
@@ -219,6 +230,15 @@ def cmd_bench(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
 
 def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
+    if args.json:
+        from .serve import Server, serve
+
+        server = Server()
+        out.write(json.dumps({"id": None, "ok": True, **server.open(game)}) + "\n")
+        out.flush()
+        if serve(sys.stdin, out, server):
+            raise KeyboardInterrupt
+        return
     read = read or input  # looked up at call time, so tests can patch builtins.input
     kinds = [k.strip() for k in args.seats.split(",")]
     if any(k not in ("human", "random") for k in kinds):
@@ -371,6 +391,15 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
+    if args.http:
+        from .webapp import run
+
+        as_int(args.port, "--port", 0, 65535)
+        try:
+            run(args.host, args.port, out)
+        except OSError as exc:
+            raise BrettError(f"cannot serve on {args.host}:{args.port}: {exc}") from None
+        return
     from .serve import serve
 
     code = serve(sys.stdin, out)

@@ -133,6 +133,7 @@ class Server:
                 "reason": outcome.reason},
             "board": _jsonable(game.piece_map()),
             "moves_played": [str(m) for m in game.move_stack],
+            "players": [game.player_name(p) for p in range(game.num_players())],
         }
 
     # ---- commands
@@ -147,6 +148,10 @@ class Server:
             game = cls(**options)
         except TypeError as exc:  # an option the constructor does not take
             raise ProtocolError(f"bad options for {cls.game_name}: {exc}") from None
+        return self._register(game)
+
+    def open(self, game: Game[Any]) -> dict[str, Any]:
+        """Open ``game`` under a new game_id: the fields of a ``new`` response."""
         return self._register(game)
 
     def _register(self, game: Game[Any]) -> dict[str, Any]:
@@ -245,7 +250,8 @@ class Server:
         return {}
 
 
-def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -> int:
+def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
+          server: Optional[Server] = None) -> int:
     """Answer requests from ``inp`` on ``out`` until ``quit`` or end of input.
 
     A reader thread takes the lines, so that a ``stop`` request (or the end of
@@ -256,7 +262,8 @@ def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None) -> int:
     out = out if out is not None else sys.stdout
     lines: queue.Queue[Optional[str]] = queue.Queue()
     control = _Control()
-    server = Server(control)
+    server = server if server is not None else Server()
+    server.control = control
     threading.Thread(target=_reader, args=(inp, lines, control), daemon=True,
                      name="brett-serve-reader").start()
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
