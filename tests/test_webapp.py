@@ -114,8 +114,8 @@ def person(browser: Any, url: str, tmp_path: Path) -> Iterator[Player]:
 
 
 def test_a_whole_reversi_game_by_clicks(person: Player) -> None:
-    person.new_game("reversi", '{"size": 6}')
-    engine = brett.Reversi(size=6)
+    person.new_game("reversi")
+    engine = brett.Reversi()
     while not engine.is_over():
         move = next(iter(engine.legal_moves))
         person.enter(engine._click_path(move), len(engine.move_stack) + 1)
