@@ -151,17 +151,7 @@ class Record:
         else:
             target = node if node is not None else (self.root.mainline() or [self.root])[-1]
             moves = [step.move for step in target.path()]
-        try:
-            game = self.game_class.from_position(self.start)
-        except BrettError as exc:
-            raise InvalidRecordError(f"bad start position: {exc}") from exc
-        for number, move in enumerate(moves, 1):
-            try:
-                game.push(move)
-            except BrettError as exc:
-                raise InvalidRecordError(
-                    f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
-        return game
+        return replay(self.game_class, self.start, moves)
 
     @property
     def moves(self) -> list[Any]:
@@ -181,10 +171,26 @@ class Record:
                 f"headers {sorted(self.headers)}>")
 
 
+def replay(game_class: Any, start: str, moves: Iterable[str]) -> Game[Any]:
+    """The game of ``game_class`` from the position ``start`` after ``moves``;
+    :class:`InvalidRecordError` names the first move that does not replay."""
+    try:
+        game: Game[Any] = game_class.from_position(start)
+    except BrettError as exc:
+        raise InvalidRecordError(f"bad start position: {exc}") from exc
+    for number, move in enumerate(moves, 1):
+        try:
+            game.push(move)
+        except BrettError as exc:
+            raise InvalidRecordError(
+                f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
+    return game
+
+
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise InvalidRecordError(f"a {what} is a string, not {value!r:.60}")
     return value
 
 
-__all__ = ["Node", "Record"]
+__all__ = ["Node", "Record", "replay"]

@@ -36,7 +36,7 @@ from typing import Any, Optional, Union
 from ._checks import MAX_TEXT
 from .errors import BrettError, InvalidRecordError
 from .game import GAMES, Game
-from .record import Record
+from .record import Record, replay
 
 FORMAT = "brett-record"
 VERSION = 1
@@ -112,16 +112,7 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
     if not isinstance(pending, list) or not all(
             isinstance(a, int) and not isinstance(a, bool) for a in pending):
         raise InvalidRecordError("\"pending_actions\" must be a list of ints")
-    try:
-        game = cls.from_position(start)
-    except BrettError as exc:
-        raise InvalidRecordError(f"bad start position: {exc}") from exc
-    for number, move in enumerate(moves, 1):
-        try:
-            game.push(move)
-        except BrettError as exc:
-            raise InvalidRecordError(
-                f"move {number} ({move[:40]!r}) does not replay: {exc}") from exc
+    game = replay(cls, start, moves)
     for action in pending:
         try:
             game.apply_action(action)
