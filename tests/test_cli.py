@@ -4,6 +4,7 @@ through pipes (and a pseudo-terminal for the progress line)."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import subprocess
@@ -287,3 +288,27 @@ def test_stats_shows_progress_on_a_terminal(tmp_path: Path) -> None:
     seen, proc = _stderr_on_a_terminal([sys.executable, "-m", "brett.cli", "stats",
                                         str(tmp_path / "WTH_2026.wtb")])
     assert proc.returncode == 0 and b"games replayed" in seen
+
+
+def test_perft_over_workers_with_a_checkpoint_resumes(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "run.jsonl"
+    args = ["perft", "focus", "--depth", "4", "--workers", "2", "--checkpoint",
+            str(checkpoint)]
+    first = brett_cli(*args)
+    assert first.returncode == 0 and first.stdout.startswith("perft(4) = 19521582\n")
+    lines = checkpoint.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["depth"] == 4 and header["tasks"] == len(lines) - 1 >= 16
+    # an interrupted run: half the subtrees done, one of them (deliberately) miscounted
+    done = [json.loads(line) for line in lines[1:len(lines) // 2]]
+    done[0]["count"] += 1000
+    checkpoint.write_text("\n".join([lines[0], *map(json.dumps, done)]) + "\n")
+    resumed = brett_cli(*args)
+    assert resumed.stdout.startswith("perft(4) = 19522582\n")  # the recorded counts are used
+    assert len(checkpoint.read_text().splitlines()) == len(lines)
+    other = brett_cli("perft", "focus", "--depth", "3", "--checkpoint", str(checkpoint))
+    assert other.returncode == 2 and "belongs to another run" in other.stderr
+    checkpoint.write_text(lines[0] + "\n{\"task\": -1, \"count\": 3}\n")
+    assert "a bad line" in brett_cli(*args).stderr
+    mixed = brett_cli("perft", "reversi", "--depth", "3", "--workers", "2", "--divide")
+    assert mixed.returncode == 2 and "--divide" in mixed.stderr

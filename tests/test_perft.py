@@ -113,3 +113,49 @@ def test_divide_and_parallel_perft_agree_with_the_reference(vid: str) -> None:
     assert sum(game.divide(depth).values()) == nodes
     with ProcessPoolExecutor(2) as pool:
         assert game.perft(depth, executor=pool) == nodes
+
+
+class RecordingExecutor:
+    """Runs each task at once and remembers its size (a simulated cluster)."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+
+    def submit(self, fn: Any, *args: Any) -> Any:
+        from concurrent.futures import Future
+
+        future: Future[int] = Future()
+        result = fn(*args)
+        self.sizes.append(result)
+        future.set_result(result)
+        return future
+
+
+@pytest.mark.parametrize(("name", "options", "depth"), [
+    ("reversi", {}, 8), ("focus", {}, 4), ("phutball", {"columns": 9, "rows": 9}, 3),
+    ("schuft", {"players": 2}, 1)])
+@pytest.mark.parametrize("workers", [2, 8, 64])
+def test_parallel_perft_splits_into_small_tasks(name: str, options: dict[str, Any], depth: int,
+                                                workers: int) -> None:
+    """Enough subtrees to keep the workers busy (four per worker), none of them a
+    large share of the whole, and exactly the serial count."""
+    game = brett.GAMES[name](**options)
+    pool = RecordingExecutor()
+    total = game.perft(depth, executor=pool, tasks=4 * workers)
+    assert total == game.perft(depth) == sum(pool.sizes)
+    # Schuft's perft(1) from a roll: 216 subtrees of depth 1, which cannot split further
+    assert len(pool.sizes) >= (min(4 * workers, 216) if name == "schuft" else 4 * workers)
+    assert max(pool.sizes) <= total * max(0.1, 2 / workers)
+
+
+def test_parallel_perft_counts_a_finished_game_like_the_serial_one() -> None:
+    over = brett.Reversi.from_position("xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/"
+                                       "xxxxxxxx/xxxxxxxx/xxxxxxxx o")
+    for cf in (False, True):
+        assert over.perft(3, count_finished=cf, executor=RecordingExecutor()) == \
+            over.perft(3, count_finished=cf) == int(cf)
+    tasks = brett.Reversi().perft_tasks(5, tasks=100)  # 4, 12, 56, then 244 subtrees
+    assert len(tasks) == 244 and all(depth == 1 for _, depth in tasks)
+    assert brett.Reversi().perft_tasks(0) == [(brett.Reversi().position(), 0)]
+    with pytest.raises(brett.BrettError):
+        brett.Reversi().perft_tasks(3, tasks=0)

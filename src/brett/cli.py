@@ -60,6 +60,10 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                     help="print the count after each first move")
         _add_option(parser, "--count-finished", top=top, action="store_true",
                     help="count a finished game as a leaf at every greater depth")
+        _add_option(parser, "--workers", top=top, type=int, default=1, metavar="N",
+                    help="split the tree over N local processes (default 1)")
+        _add_option(parser, "--checkpoint", top=top, metavar="FILE",
+                    help="record finished subtrees in FILE; run again to resume")
     elif command == "play":
         _add_option(parser, "--seats", top=top, default="human,random", metavar="KINDS",
                     help="comma-separated 'human' or 'random' per seat, repeated "
@@ -187,6 +191,13 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     if args.depth is None:
         raise BrettError(f"perft needs --depth N (0-{MAX_PERFT_DEPTH})")
     as_int(args.depth, "depth", 0, MAX_PERFT_DEPTH)
+    workers = as_int(args.workers, "--workers", 1, 1024)
+    if workers > 1 or args.checkpoint:
+        if args.divide:
+            raise BrettError("--divide goes with neither --workers nor --checkpoint")
+        total, progress = _split_perft(game, args, workers, err)
+        _report_perft(game, args.depth, total, progress, out)
+        return
     progress = Progress(err)
     total = 0
     try:
@@ -203,10 +214,84 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
                               f"{total:,} nodes, {progress.wall():.0f} s")
     finally:
         progress.done()
+    _report_perft(game, args.depth, total, progress, out)
+
+
+def _report_perft(game: Game[Any], depth: int, total: int, progress: Progress,
+                  out: TextIO) -> None:
     seconds = progress.wall()
     rate = total / seconds if seconds > 0 else float("inf")
-    print(f"perft({args.depth}) = {total}", file=out)
+    print(f"perft({depth}) = {total}", file=out)
     print(f"{progress.times()}, {rate:,.0f} nodes/s ({type(game).backend()} core)", file=out)
+
+
+def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
+                 err: TextIO) -> tuple[int, Progress]:
+    """perft over the subtrees of ``perft_tasks``, in ``workers`` processes, each
+    finished subtree recorded in the checkpoint file (if any) as it completes."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from .game import _perft_task
+
+    tasks = game.perft_tasks(args.depth, tasks=8 * workers)
+    header = {"game": game.game_name, "position": game.position(), "depth": args.depth,
+              "count_finished": bool(args.count_finished), "tasks": len(tasks)}
+    done = _read_checkpoint(args.checkpoint, header) if args.checkpoint else {}
+    log = open(args.checkpoint, "a", encoding="utf-8") if args.checkpoint else None  # noqa: SIM115
+    progress = Progress(err)
+    try:
+        if log is not None and not done:
+            log.write(json.dumps(header) + "\n")
+            log.flush()
+        pending = [i for i in range(len(tasks)) if i not in done]
+        name, backend = game.game_name, type(game).backend()
+        with ProcessPoolExecutor(workers) as pool:
+            running = {pool.submit(_perft_task, name, backend, tasks[i][0], tasks[i][1],
+                                   bool(args.count_finished)): i for i in pending}
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    index = running.pop(future)
+                    done[index] = int(future.result())
+                    if log is not None:
+                        log.write(json.dumps({"task": index, "count": done[index]}) + "\n")
+                        log.flush()
+                nodes = sum(done.values())
+                left = len(tasks) - len(done)
+                eta = progress.wall() / max(len(done) - (len(tasks) - len(pending)), 1) * left
+                progress.show(f"perft({args.depth}): {len(done)}/{len(tasks)} subtrees, "
+                              f"{nodes:,} nodes, {workers} workers, ETA {eta:.0f} s")
+    finally:
+        progress.done()
+        if log is not None:
+            log.close()
+    return sum(done.values()), progress
+
+
+def _read_checkpoint(path: str, header: dict[str, Any]) -> dict[int, int]:
+    """The finished subtrees a checkpoint file holds for this very run."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = [line for line in handle.read(64 * 2**20).splitlines() if line.strip()]
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise BrettError(f"--checkpoint {path}: {exc}") from None
+    try:
+        records = [json.loads(line) for line in lines]
+    except ValueError as exc:
+        raise BrettError(f"--checkpoint {path}: not a brett checkpoint ({exc})") from None
+    if not records:
+        return {}
+    if records[0] != header:
+        raise BrettError(f"--checkpoint {path} belongs to another run: {records[0]!r:.200}")
+    done: dict[int, int] = {}
+    for record in records[1:]:
+        if not (isinstance(record, dict) and type(record.get("task")) is int
+                and 0 <= record["task"] < header["tasks"] and type(record.get("count")) is int):
+            raise BrettError(f"--checkpoint {path}: a bad line {record!r:.80}")
+        done[record["task"]] = record["count"]
+    return done
 
 
 def cmd_bench(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO) -> None:

@@ -587,51 +587,63 @@ class Game(Generic[MoveT]):
 
     # ---- search helpers
     def perft(self, depth: int, count_finished: bool = False,
-              executor: Optional[Executor] = None) -> int:
+              executor: Optional[Executor] = None, tasks: int = 64) -> int:
         """The number of legal move sequences of exactly ``depth`` moves
         (``depth`` from 0 to :data:`MAX_PERFT_DEPTH`; chance nodes use no depth).
 
         With ``count_finished=True`` a finished game counts as one leaf at every
         greater depth (Aart Bik's / OpenSpiel's convention).  With an
         ``executor`` (any :class:`concurrent.futures.Executor`: a process pool,
-        a Dask or Ray client) the subtrees after each first move run as
-        separate tasks, each rebuilt from its position string.  The game is
-        never changed, and several threads may run perft on one game at once;
-        Ctrl-C stops a compiled search within milliseconds.
+        a Dask or Ray client) the tree is split into at least ``tasks`` subtrees
+        where it is deep enough (see :meth:`perft_tasks`), each run as a task
+        rebuilt from its position string, and the counts are added exactly.  The
+        game is never changed, and several threads may run perft on one game at
+        once; Ctrl-C stops a compiled search within milliseconds.
         """
         depth = _check_depth(depth)
         cf = bool(count_finished)
         self._refuse_pending("perft")
         if executor is None:
             return int(self._core.perft(depth, cf))
-        tasks = []
-        total = 0
-        for position, sub in self._subtrees(depth):
-            if position is None:
-                total += sub
-            else:
-                tasks.append(executor.submit(_perft_task, self.game_name, type(self).backend(),
-                                             position, sub, cf))
-        return total + sum(int(f.result()) for f in tasks)
+        futures = [executor.submit(_perft_task, self.game_name, type(self).backend(),
+                                   position, sub, cf)
+                   for position, sub in self.perft_tasks(depth, tasks)]
+        return sum(int(f.result()) for f in futures)
 
-    def _subtrees(self, depth: int) -> Iterator[tuple[Optional[str], int]]:
-        """(child position, remaining depth) per first move or chance outcome;
-        ``(None, count)`` where nothing is left to split."""
-        snap = self._core.clone(False)
-        player = snap.player()
-        if (depth < 2 and player != CHANCE) or player == TERMINAL:
-            yield None, int(snap.perft(depth, False) if player != TERMINAL or depth == 0
-                            else 0)
-            return
+    def perft_tasks(self, depth: int, tasks: int = 64) -> list[tuple[str, int]]:
+        """Independent subtrees whose perfts add up to ``perft(depth)``:
+        ``(position string, depth)`` pairs, made by expanding the tree level by
+        level until there are at least ``tasks`` of them (or no level is left to
+        expand: a subtree keeps depth 1 or more, a chance node uses no depth).
+        Each pair is one task of a parallel or distributed perft (any
+        ``count_finished`` applies to every task as to the whole)."""
+        depth = _check_depth(depth)
+        tasks = as_int(tasks, "tasks", 1, MAX_TASKS)
+        self._refuse_pending("perft")
+        frontier = [(self._core.clone(False), depth)]
+        while len(frontier) < tasks:
+            grown: list[tuple[Core, int]] = []
+            for core, left in frontier:
+                grown.extend(self._expand(core, left, MAX_TASKS - len(grown)) or [(core, left)])
+            if len(grown) == len(frontier):
+                break  # nothing could be split further
+            frontier = grown
+        return [(self._with_core(core).position(), left) for core, left in frontier]
+
+    def _expand(self, core: Core, depth: int, room: int) -> list[tuple[Core, int]]:
+        """The children of a subtree (empty if it cannot be split, or would give
+        more than ``room`` tasks: a crowded Phutball position stays one task)."""
+        player = core.player()
+        if player == TERMINAL or (player != CHANCE and depth < 2) or core.count() > room:
+            return []
         chance = player == CHANCE
-        items = [cm for cm, _ in snap.chance_moves()] if chance else snap.moves()
-        child = self._with_core(snap)
+        items = [cm for cm, _ in core.chance_moves()] if chance else core.moves()
+        children = []
         for cm in items:
-            snap.push(cm, None)
-            try:
-                yield child.position(), depth if chance else depth - 1
-            finally:
-                snap.pop()
+            child = core.clone(False)
+            child.push(cm, None)
+            children.append((child, depth if chance else depth - 1))
+        return children
 
     def divide(self, depth: int, count_finished: bool = False) -> dict[MoveT, int]:
         """perft(depth - 1) after each legal move: ``{move: count}`` (at a chance
@@ -941,6 +953,10 @@ def _restore(name: str, backend: str, start: str, moves: list[str], pending: lis
         game.apply_action(action)
     game._rng.setstate(rng_state)
     return game
+
+
+MAX_TASKS = 100_000
+"""The most subtrees :meth:`Game.perft_tasks` makes."""
 
 
 def _perft_task(name: str, backend: str, position: str, depth: int, count_finished: bool) -> int:
