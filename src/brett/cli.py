@@ -16,7 +16,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Optional, TextIO
 
@@ -64,6 +64,8 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                     help="split the tree over N local processes (default 1)")
         _add_option(parser, "--checkpoint", top=top, metavar="FILE",
                     help="record finished subtrees in FILE; run again to resume")
+        _add_option(parser, "--scheduler", top=top, metavar="ADDRESS",
+                    help="run the subtrees on a Dask cluster (pip install 'brett[dask]')")
     elif command == "play":
         _add_option(parser, "--seats", top=top, default="human,random", metavar="KINDS",
                     help="comma-separated 'human' or 'random' per seat, repeated "
@@ -192,9 +194,9 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
         raise BrettError(f"perft needs --depth N (0-{MAX_PERFT_DEPTH})")
     as_int(args.depth, "depth", 0, MAX_PERFT_DEPTH)
     workers = as_int(args.workers, "--workers", 1, 1024)
-    if workers > 1 or args.checkpoint:
+    if workers > 1 or args.checkpoint or args.scheduler:
         if args.divide:
-            raise BrettError("--divide goes with neither --workers nor --checkpoint")
+            raise BrettError("--divide goes with none of --workers, --checkpoint, --scheduler")
         total, progress = _split_perft(game, args, workers, err)
         _report_perft(game, args.depth, total, progress, out)
         return
@@ -229,7 +231,7 @@ def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
                  err: TextIO) -> tuple[int, Progress]:
     """perft over the subtrees of ``perft_tasks``, in ``workers`` processes, each
     finished subtree recorded in the checkpoint file (if any) as it completes."""
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     from .game import _perft_task
 
@@ -245,7 +247,7 @@ def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
             log.flush()
         pending = [i for i in range(len(tasks)) if i not in done]
         name, backend = game.game_name, type(game).backend()
-        with ProcessPoolExecutor(workers) as pool:
+        with _executor(args.scheduler, workers) as pool:
             running = {pool.submit(_perft_task, name, backend, tasks[i][0], tasks[i][1],
                                    bool(args.count_finished)): i for i in pending}
             while running:
@@ -259,13 +261,36 @@ def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
                 nodes = sum(done.values())
                 left = len(tasks) - len(done)
                 eta = progress.wall() / max(len(done) - (len(tasks) - len(pending)), 1) * left
+                where = f"cluster {args.scheduler}" if args.scheduler else f"{workers} workers"
                 progress.show(f"perft({args.depth}): {len(done)}/{len(tasks)} subtrees, "
-                              f"{nodes:,} nodes, {workers} workers, ETA {eta:.0f} s")
+                              f"{nodes:,} nodes, {where}, ETA {eta:.0f} s")
     finally:
         progress.done()
         if log is not None:
             log.close()
     return sum(done.values()), progress
+
+
+@contextlib.contextmanager
+def _executor(scheduler: Optional[str], workers: int) -> Iterator[Any]:
+    """Local processes, or a Dask cluster's executor (a lost worker's tasks are
+    run again elsewhere, so the count stays exact)."""
+    if not scheduler:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            yield pool
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BrettError("--scheduler needs Dask: pip install 'brett[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=15)
+    except (OSError, TimeoutError) as exc:
+        raise BrettError(f"--scheduler {scheduler}: {exc}") from None
+    with client:
+        yield client.get_executor()
 
 
 def _read_checkpoint(path: str, header: dict[str, Any]) -> dict[int, int]:
