@@ -415,14 +415,19 @@ class Game(Generic[MoveT]):
     def _next_options(self, pending: tuple[int, ...]) -> dict[int, Any]:
         """:meth:`_step_options`, remembered for the last position asked about: a
         caller asks for the legal actions, then applies one of them."""
-        core = self._core
-        where = (len(core.entries), core.key(), pending)
+        where = (self._memo_key(), pending)
         memo = self._options_memo
         if memo is not None and memo[0] == where:
             return memo[1]
         options = self._step_options(pending)
         self._options_memo = (where, options)
         return options
+
+    def _memo_key(self) -> tuple[int, int]:
+        """What the one-position memos (step options, clicks) are kept for: the
+        core only changes by moves, so its key and stack length tell positions apart."""
+        core = self._core
+        return len(core.entries), core.key()
 
     def _chance_actions(self) -> list[int]:
         """The outcome actions at a chance node, sorted (games may answer faster)."""
@@ -442,8 +447,7 @@ class Game(Generic[MoveT]):
         size = len(prefix)
         moves: list[MoveT] = []
         following: dict[str, None] = {}
-        core = self._core
-        where = (len(core.entries), core.key())
+        where = self._memo_key()
         memo = self._clicks_memo  # a person clicks several times in one position
         if memo is None or memo[0] != where:
             memo = (where, [(self._click_path(m), m) for m in self.legal_moves])

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .errors import BrettError, InvalidRecordError
-from .record import Node, Record
+from .record import Node, Record, text_position
 from .reversi import Reversi
 
 MAX_GGF = 64 * 2**20
@@ -44,12 +44,6 @@ NAMES = {name: tag for tag, name in HEADERS.items()}
 _PROPERTY = re.compile(r"\s*([A-Za-z]+)\[([^\]]*)\]")
 _GAME_END = re.compile(r"\s*;\s*\)")
 _CELLS = {"-": "-", "*": "x", "O": "o", "o": "o"}
-
-
-def _where(text: str, offset: int) -> str:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return f"line {line}, column {column}"
 
 
 def read_ggf(text: str) -> list[Record]:
@@ -67,11 +61,11 @@ def read_ggf(text: str) -> list[Record]:
         start = text.find("(;", at)
         if start < 0:
             if text[at:].strip():
-                raise InvalidRecordError(f"{_where(text, at)}: text outside a game "
+                raise InvalidRecordError(f"{text_position(text, at)}: text outside a game "
                                          f"({text[at:at + 20].strip()!r})")
             return records
         if text[at:start].strip():
-            raise InvalidRecordError(f"{_where(text, at)}: text outside a game "
+            raise InvalidRecordError(f"{text_position(text, at)}: text outside a game "
                                      f"({text[at:start].strip()[:20]!r})")
         record, at = _game(text, start + 2)
         records.append(record)
@@ -90,7 +84,7 @@ def _game(text: str, at: int) -> tuple[Record, int]:
         if prop is None:
             reason = "the game never ends with ';)'" if at >= len(text.rstrip()) else \
                 "expected a property like PB[name]"
-            raise InvalidRecordError(f"{_where(text, at)}: {reason}")
+            raise InvalidRecordError(f"{text_position(text, at)}: {reason}")
         name, value = prop.group(1), prop.group(2)
         tag = name.upper()
         if tag in ("B", "W"):
@@ -99,13 +93,13 @@ def _game(text: str, at: int) -> tuple[Record, int]:
             board = (value, prop.start(2))
         elif tag == "GM":
             if value.strip().lower() != "othello":
-                raise InvalidRecordError(f"{_where(text, prop.start(2))}: GM[{value[:20]}]: "
+                raise InvalidRecordError(f"{text_position(text, prop.start(2))}: GM[{value[:20]}]: "
                                          f"brett reads GGF Othello games")
         else:  # a known header by its name, any other property under its own spelling
             headers[HEADERS.get(tag, name)] = value
         at = prop.end()
     if board is None:
-        raise InvalidRecordError(f"{_where(text, at)}: the game has no BO[] start board")
+        raise InvalidRecordError(f"{text_position(text, at)}: the game has no BO[] start board")
     start = _position(*board, text)
     if headers.get("Type") == board[0].split()[0]:
         del headers["Type"]  # the default the writer puts back: the board size
@@ -115,7 +109,7 @@ def _game(text: str, at: int) -> tuple[Record, int]:
 def _move(value: str, text: str, offset: int) -> tuple[str, dict[str, str]]:
     square, *extra = value.split("/")
     if len(extra) > 2:
-        raise InvalidRecordError(f"{_where(text, offset)}: {value[:30]!r}: a move is "
+        raise InvalidRecordError(f"{text_position(text, offset)}: {value[:30]!r}: a move is "
                                  f"square/evaluation/seconds")
     square = square.strip().lower()
     properties = {key: v.strip() for key, v in zip(("eval", "time"), extra, strict=False)
@@ -127,14 +121,14 @@ def _position(value: str, offset: int, text: str) -> str:
     """BO[size cells side] → a brett position string."""
     parts = value.split()
     if not parts or not parts[0].isdigit() or not 4 <= int(parts[0]) <= 16:
-        raise InvalidRecordError(f"{_where(text, offset)}: BO[{value[:30]}]: expected the "
+        raise InvalidRecordError(f"{text_position(text, offset)}: BO[{value[:30]}]: expected the "
                                  f"board size (4 to 16) first")
     size = int(parts[0])
     cells = "".join(parts[1:-1]) if len(parts) > 2 else ""
     side = parts[-1] if len(parts) > 1 else ""
     if len(cells) != size * size or any(c not in _CELLS for c in cells) or \
             side not in ("*", "O", "o"):
-        raise InvalidRecordError(f"{_where(text, offset)}: BO[{value[:30]}...]: expected "
+        raise InvalidRecordError(f"{text_position(text, offset)}: BO[{value[:30]}...]: expected "
                                  f"{size * size} cells of '-', '*', 'O' and the side to move")
     rows = ["".join(_CELLS[c] for c in cells[r * size:(r + 1) * size]) for r in range(size)]
     return "/".join(rows) + (" x" if side == "*" else " o") + ("" if size == 8 else f" n={size}")
@@ -151,12 +145,12 @@ def _replay(start: str, headers: dict[str, str],
     for colour, square, properties, offset in moves:
         player = game.current_player()
         if player != (0 if colour == "B" else 1) and not game.is_over():
-            raise InvalidRecordError(f"{_where(text, offset)}: {colour}[{square}] but "
+            raise InvalidRecordError(f"{text_position(text, offset)}: {colour}[{square}] but "
                                      f"{'Black' if player == 0 else 'White'} is to move")
         try:
             game.push(square)
         except BrettError as exc:
-            raise InvalidRecordError(f"{_where(text, offset)}: {colour}[{square}]: {exc}") \
+            raise InvalidRecordError(f"{text_position(text, offset)}: {colour}[{square}]: {exc}") \
                 from None
         node = node.add(square, **properties)
     return record

@@ -187,10 +187,17 @@ def replay(game_class: Any, start: str, moves: Iterable[str]) -> Game[Any]:
     return game
 
 
+def text_position(text: str, offset: int) -> str:
+    """``"line L, column C"`` (both from 1) of ``offset`` in ``text``: where the
+    readers of text formats say an error is."""
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
+
+
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise InvalidRecordError(f"a {what} is a string, not {value!r:.60}")
     return value
 
 
-__all__ = ["Node", "Record", "replay"]
+__all__ = ["Node", "Record", "replay", "text_position"]

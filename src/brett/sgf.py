@@ -38,7 +38,7 @@ from typing import Any, Optional, Union
 
 from .errors import BrettError, InvalidRecordError
 from .game import GAMES, Game
-from .record import Node, Record
+from .record import Node, Record, text_position
 
 MAX_SGF = 16 * 2**20
 """The most characters :func:`read_sgf` reads."""
@@ -86,8 +86,7 @@ class _Where:
         self.text = text
 
     def __call__(self, offset: int) -> str:
-        line = self.text.count("\n", 0, offset) + 1
-        return f"line {line}, column {offset - self.text.rfind(chr(10), 0, offset)}"
+        return text_position(self.text, offset)
 
     def error(self, offset: int, message: str) -> InvalidRecordError:
         return InvalidRecordError(f"SGF {self(offset)}: {message}")
