@@ -242,6 +242,7 @@ class Focus(Game[FocusMove]):
     _move_types: ClassVar[tuple[type, ...]] = (FocusMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "FocusCore"
+    _search_plies = 30   # random Focus games run for thousands of moves: brett.ai cuts them
 
     _swap: Optional[tuple[str, str]]
 

@@ -429,6 +429,15 @@ class Game(Generic[MoveT]):
         core = self._core
         return len(core.entries), core.key()
 
+    _search_plies = -1
+    """brett.ai: the playout cap of a search when the player sets none (-1: the
+    games end by themselves soon enough; a cut playout goes to the core's leader)."""
+
+    def _search_move(self, steps: list[int]) -> MoveT:
+        """The move made of one turn's search actions (brett.ai): a core move
+        (Phutball: the steps of a jump, overridden)."""
+        return self._move_from_core(steps[0])  # type: ignore[no-any-return]
+
     def _chance_actions(self) -> list[int]:
         """The outcome actions at a chance node, sorted (games may answer faster)."""
         return sorted(self._action_of_core(cm) for cm, _ in self._core.chance_moves())

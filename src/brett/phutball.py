@@ -404,6 +404,10 @@ class Phutball(Game[PhutballMove]):
             return cell if not pending and self._core.is_legal(cell) else None
         return self._next_options(pending).get(action)
 
+    def _search_move(self, steps: list[int]) -> PhutballMove:
+        """brett.ai searches a ball move step by step: the steps of one turn as a move."""
+        return self._move_from_core(_cores.python.search_move(self._core, steps))
+
     def _actions_of(self, move: PhutballMove) -> tuple[int, ...]:
         cm = self._core_from_move(move)
         n = self._cols * self._rows

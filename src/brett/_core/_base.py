@@ -284,6 +284,43 @@ class PyCore(abc.ABC):
                 self._pop()
         return wins, draws, unfinished, plies, rng.state
 
+    # ---- the search protocol (brett.ai's tree search; the compiled cores' s_*
+    # methods, see _common.pxd), called on a private clone.  A search action is
+    # a core move or a chance outcome; Phutball overrides them to search a jump
+    # step by step.
+    def _s_actions(self) -> list[int]:
+        """The search actions of a decision node, in canonical order."""
+        return list(self._moves())
+
+    def _s_chance(self) -> list[tuple[int, float]]:
+        """A chance node's outcomes and probabilities."""
+        return list(self._chance_moves())
+
+    def _s_do(self, action: int) -> None:
+        self._push(action)
+
+    def _s_undo(self) -> None:
+        self._pop()
+
+    def _s_pending(self) -> bool:
+        """True in the middle of a move of several search actions."""
+        return False
+
+    def _s_winners(self) -> int:
+        """At a terminal node: bit p set for each winner (0: a draw)."""
+        return sum(1 << p for p in self._winners())
+
+    def _s_playout(self, rng: int, max_plies: int) -> tuple[int, int]:
+        """One random game (the draw of ``playouts(1, rng, max_plies)``): the
+        winners' bits (0: a draw or unfinished; -1: a game cut short valued by
+        :meth:`_s_shares`) and the generator's next state."""
+        wins, _, _, _, state = self._playouts(1, rng, max_plies)
+        return sum(1 << p for p, w in enumerate(wins) if w), state
+
+    def _s_shares(self) -> list[float]:
+        """After :meth:`_s_playout` returned -1: each player's value of the cut game."""
+        return [0.5] * 4
+
     # ---- what a subclass implements (assuming the guard is held)
     @abc.abstractmethod
     def _set_state(self, state: Any) -> None: ...

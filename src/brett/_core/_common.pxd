@@ -2,7 +2,7 @@
 # constants, the Ctrl-C check of long searches and the CoreBase class (the move
 # stack and the thread guard of the core protocol, see _base.py).
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 cdef extern from "brett_bitops.h":
     int brett_popcount64(uint64_t x) noexcept nogil
@@ -50,3 +50,18 @@ cdef class CoreBase:
     cdef int busy                   # depth of enter() calls of the owner
     cdef unsigned long owner        # the thread inside enter()
     cdef int claim(self) except -1
+
+    # The search protocol of brett.ai's tree search (_search.pyx), called on a
+    # private clone without the GIL; the plain twins have the same hooks as
+    # PyCore._s_* methods (see _base.py).  A search action is an int64: a core
+    # move, a chance outcome, or (Phutball) one step of a move.
+    cdef int s_max_actions(self) noexcept nogil
+    cdef int s_player(self) noexcept nogil
+    cdef int s_actions(self, int64_t *out) noexcept nogil
+    cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil
+    cdef int s_do(self, int64_t action) except -1 nogil
+    cdef void s_undo(self) noexcept nogil
+    cdef bint s_pending(self) noexcept nogil
+    cdef int s_winners(self) noexcept nogil
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+    cdef void s_shares(self, double *values) noexcept nogil

@@ -3,8 +3,8 @@
 
 cimport cython
 from cpython.pythread cimport PyThread_get_thread_ident
-from libc.stdint cimport SIZE_MAX
-from libc.stdlib cimport realloc
+from libc.stdint cimport SIZE_MAX, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from "Python.h":
     # Declared without an exception value: the exception a handler raises must
@@ -79,3 +79,123 @@ cdef class CoreBase:
         if self.busy and self.owner != PyThread_get_thread_ident():
             raise busy_error()
         return 0
+
+    # ---- the search protocol (see _common.pxd); each compiled core overrides it
+    cdef int s_max_actions(self) noexcept nogil:
+        """An upper bound of s_actions() and s_chance() in any position."""
+        return 0
+
+    cdef int s_player(self) noexcept nogil:
+        """The player to move, CHANCE_PLAYER or TERMINAL_PLAYER (like player())."""
+        return TERMINAL_PLAYER
+
+    cdef int s_actions(self, int64_t *out) noexcept nogil:
+        """Write the search actions of a decision node in canonical order; their number."""
+        return 0
+
+    cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil:
+        """Write a chance node's outcomes and probabilities (as chance_moves()); their number."""
+        return 0
+
+    cdef int s_do(self, int64_t action) except -1 nogil:
+        """Make a search action (legal here), keeping an undo record; -1 with an
+        exception set when memory runs out."""
+        with gil:
+            raise NotImplementedError("this core has no search protocol")
+
+    cdef void s_undo(self) noexcept nogil:
+        """Take back the last s_do()."""
+        pass
+
+    cdef bint s_pending(self) noexcept nogil:
+        """True in the middle of a move of several search actions (a Phutball jump)."""
+        return 0
+
+    cdef int s_winners(self) noexcept nogil:
+        """At a terminal node: bit p set for each winner (0: a draw)."""
+        return 0
+
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
+        """One random game from here, the state left unchanged: the draw of
+        playouts(1, rng[0], max_plies), rng advanced like it; the winners' bits
+        (0: a draw, or unfinished after max_plies moves), or -1 when a game cut
+        short is valued by s_shares()."""
+        return 0
+
+    cdef void s_shares(self, double *values) noexcept nogil:
+        """After s_playout() returned -1: each player's value (0..1) of the cut game."""
+        cdef int p
+        for p in range(4):
+            values[p] = 0.5
+
+
+# ---- the search protocol seen from Python: the tests compare it with the twins'
+# _s_* methods (PyCore) on one position.
+cdef int64_t *_scratch(CoreBase core) except NULL:
+    cdef int64_t *buf = <int64_t *>malloc((core.s_max_actions() + 1) * sizeof(int64_t))
+    if buf == NULL:
+        raise MemoryError()
+    return buf
+
+
+def probe_actions(CoreBase core):
+    """s_actions() as a list."""
+    cdef int64_t *buf = _scratch(core)
+    cdef int n, i
+    try:
+        n = core.s_actions(buf)
+        return [buf[i] for i in range(n)]
+    finally:
+        free(buf)
+
+
+def probe_chance(CoreBase core):
+    """s_chance() as a list of (outcome, probability)."""
+    cdef int64_t *buf = _scratch(core)
+    cdef double *prob = <double *>malloc((core.s_max_actions() + 1) * sizeof(double))
+    cdef int n, i
+    try:
+        if prob == NULL:
+            raise MemoryError()
+        n = core.s_chance(buf, prob)
+        return [(buf[i], prob[i]) for i in range(n)]
+    finally:
+        free(buf)
+        free(prob)
+
+
+def probe_do(CoreBase core, int64_t action):
+    core.s_do(action)
+
+
+def probe_undo(CoreBase core):
+    core.s_undo()
+
+
+def probe_player(CoreBase core):
+    return core.s_player()
+
+
+def probe_pending(CoreBase core):
+    return bool(core.s_pending())
+
+
+def probe_winners(CoreBase core):
+    return core.s_winners()
+
+
+def probe_playout(CoreBase core, uint64_t rng, int max_plies):
+    """(winners' bits, the generator's state after the playout)."""
+    cdef int mask = core.s_playout(&rng, max_plies)
+    return mask, rng
+
+
+def probe_shares(CoreBase core):
+    """s_shares() after a playout that returned -1."""
+    cdef double values[4]
+    core.s_shares(values)
+    return [values[0], values[1], values[2], values[3]]
+
+
+def probe_max_actions(CoreBase core):
+    return core.s_max_actions()

@@ -1,6 +1,6 @@
 # The C state of the Focus core (see _focus_c.pyx and the oracle _focus_py.py).
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 from ._common cimport CoreBase
 
@@ -47,7 +47,18 @@ ctypedef struct FState:
 
 cdef class FocusCore(CoreBase):
     cdef FState st
+    cdef double cut[4]           # the players' values of the last playout cut short
     cdef FUndo* undo
     cdef Py_ssize_t nundo
     cdef Py_ssize_t capundo
     cdef int _reserve(self, Py_ssize_t need) except -1
+
+    # the search protocol (see _common.pxd): a search action is a core move;
+    # s_do / s_undo share the undo stack of push / pop (never mixed with them)
+    cdef int s_max_actions(self) noexcept nogil
+    cdef int s_player(self) noexcept nogil
+    cdef int s_actions(self, int64_t *out) noexcept nogil
+    cdef int s_do(self, int64_t action) except -1 nogil
+    cdef void s_undo(self) noexcept nogil
+    cdef int s_winners(self) noexcept nogil
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil

@@ -12,7 +12,7 @@ the Zobrist table come from the oracle module at import.
 """
 
 cimport cython
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -51,6 +51,9 @@ cdef uint16_t GEN_OFF[3][52][6]
 cdef uint16_t GEN_LIST[GEN_SIZE]
 cdef uint64_t ZOB[Z_SIZE]
 cdef uint64_t ALL_SQUARES = (<uint64_t>1 << 52) - 1
+# MOVE_BOUND[rule]: the most legal moves any position under the rule can have
+# (every square topped by the mover with its richest height, plus 52 entries)
+cdef int MOVE_BOUND[3]
 
 
 def _init_tables():
@@ -58,7 +61,7 @@ def _init_tables():
     assert _fp.Z_CAPTURED == Z_CAPTURED and _fp.Z_RETURNED == Z_RETURNED
     assert _fp.Z_FIRST == Z_FIRST and _fp.Z_SIZE == Z_SIZE
     assert _fp.ENTRY_BASE == FC_ENTRY_BASE and _fp.NUM_ACTIONS == FC_ACTIONS
-    cdef int a, rule, sq, h, d, off = 0
+    cdef int a, rule, sq, h, d, off = 0, richest
     for a in range(FC_ACTIONS):
         src, dst, k, dist, _ = _fp.decode(a)
         DEC_FROM[a] = src
@@ -77,6 +80,14 @@ def _init_tables():
                             off += 1
                 CNT[rule][sq][h] = off - GEN_OFF[rule][sq][h]
     assert off <= GEN_SIZE
+    for rule in range(3):
+        MOVE_BOUND[rule] = FC_SQUARES
+        for sq in range(FC_SQUARES):
+            richest = 0
+            for h in range(6):
+                richest = max(richest, CNT[rule][sq][h])
+            MOVE_BOUND[rule] += richest
+        assert MOVE_BOUND[rule] <= FC_MAX_MOVES
     for a in range(Z_SIZE):
         ZOB[a] = _fp.ZOBRIST[a]
 
@@ -386,22 +397,54 @@ cdef uint64_t full_key(const FState* st) noexcept nogil:
     return z
 
 
+cdef long long play_random(FState* st, uint64_t* rng, long long cap) noexcept nogil:
+    """Random moves onto ``st`` until the game ends or ``cap`` were made; their number."""
+    cdef uint16_t moves[FC_MAX_MOVES]
+    cdef FUndo u
+    cdef long long made = 0
+    cdef int n
+    while not st.m.reason and (cap < 0 or made < cap):
+        n = gen_moves(st, moves)
+        make(st, moves[brett_rng_below(rng, n)], &u)
+        made += 1
+    return made
+
+
+cdef void shares(const FState* st, double* values) noexcept nogil:
+    """The search's value of a playout cut short, for each player: with s a
+    side's stacks on top plus reserve pieces (a team of 4 adds its members') and
+    m the best other side's, 0.5 + 0.5 * (s - m) / (s + m); 0.5 when both are 0.
+    The twin is _focus_py.FocusCore._shares."""
+    cdef double score[4]
+    cdef double s, m
+    cdef int p, q, sides = 2 if st.teams else st.n
+    for p in range(st.n):
+        score[p] = brett_popcount64(st.m.own[p]) + st.m.reserve[p]
+    if st.teams:
+        score[0] += score[2]
+        score[1] += score[3]
+    for p in range(sides):
+        s = score[p]
+        m = -1.0
+        for q in range(sides):
+            if q != p and score[q] > m:
+                m = score[q]
+        values[p] = 0.5 if s + m == 0 else 0.5 + 0.5 * (s - m) / (s + m)
+    if st.teams:
+        values[2] = values[0]
+        values[3] = values[1]
+
+
 cdef void playouts(FState* st, long long games, uint64_t* rng, long long cap, uint64_t* wins,
                    uint64_t* tally, Interrupt* it) noexcept nogil:
     """tally = [draws, unfinished, plies]; ``st`` is restored after every game."""
     cdef FState saved = st[0]
-    cdef uint16_t moves[FC_MAX_MOVES]
-    cdef FUndo u
     cdef long long g, made
-    cdef int n, p
+    cdef int p
     for g in range(games):
         if interrupted(it):
             return
-        made = 0
-        while not st.m.reason and (cap < 0 or made < cap):
-            n = gen_moves(st, moves)
-            make(st, moves[brett_rng_below(rng, n)], &u)
-            made += 1
+        made = play_random(st, rng, cap)
         tally[2] += made
         if not st.m.reason:
             tally[1] += 1
@@ -602,3 +645,55 @@ cdef class FocusCore(CoreBase):
             playouts(&st, n, &rng, max_plies, wins, tally, &it)
         raise_if_stopped(&it)
         return [wins[p] for p in range(st.n)], tally[0], tally[1], tally[2], rng
+
+    # ---- the search protocol (see _common.pxd), on a private clone without the
+    # GIL: a search action is a core move (the order of moves()); s_do / s_undo
+    # keep their records on the undo stack of push / pop and never touch entries.
+    cdef int s_max_actions(self) noexcept nogil:
+        return MOVE_BOUND[self.st.rule]
+
+    cdef int s_player(self) noexcept nogil:
+        if self.st.m.reason:   # (a conditional expression would take to_move's uint8_t)
+            return TERMINAL_PLAYER
+        return self.st.m.to_move
+
+    cdef int s_actions(self, int64_t *out) noexcept nogil:
+        cdef uint16_t moves[FC_MAX_MOVES]
+        cdef int i, n = gen_moves(&self.st, moves)
+        for i in range(n):
+            out[i] = moves[i]
+        return n
+
+    cdef int s_do(self, int64_t action) except -1 nogil:
+        if not (0 <= action < FC_ACTIONS and is_legal(&self.st, <int>action)):
+            with gil:
+                raise ValueError(f"illegal focus search action {action}")
+        if self.nundo == self.capundo:
+            with gil:
+                self._reserve(self.nundo + 1)
+        make(&self.st, <int>action, &self.undo[self.nundo])
+        self.nundo += 1
+        return 0
+
+    cdef void s_undo(self) noexcept nogil:
+        if self.nundo:
+            self.nundo -= 1
+            unmake(&self.st, &self.undo[self.nundo])
+
+    cdef int s_winners(self) noexcept nogil:
+        # the result's bitmask: both members of a winning team (4 players, teams)
+        return self.st.m.winners if self.st.m.reason else 0
+
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
+        # A random game on a copy; one cut short is valued by shares().
+        cdef FState st = self.st
+        play_random(&st, rng, max_plies)
+        if st.m.reason:
+            return st.m.winners
+        shares(&st, self.cut)
+        return -1
+
+    cdef void s_shares(self, double *values) noexcept nogil:
+        cdef int p
+        for p in range(4):
+            values[p] = self.cut[p]

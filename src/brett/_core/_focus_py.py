@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Optional
 
 from ._base import TERMINAL, PyCore
-from ._rng import zobrist_table
+from ._rng import SplitMix64, zobrist_table
 
 # ------------------------------------------------------------------ geometry
 FILES = "abcdefgh"
@@ -235,6 +235,40 @@ class FocusCore(PyCore):
 
     def _winners(self) -> tuple[int, ...]:
         return tuple(p for p in range(self._n) if self._result[0] >> p & 1)
+
+    def _s_playout(self, rng: int, max_plies: int) -> tuple[int, int]:
+        """A random game (the draw of playouts); one cut short is valued by
+        :meth:`_cut_shares` (-1 returned, the values kept for :meth:`_s_shares`)."""
+        gen = SplitMix64(rng)
+        made = 0
+        while self._player() != TERMINAL and (max_plies < 0 or made < max_plies):
+            self._push(self._random_move(gen))
+            made += 1
+        mask = self._result[0] if self._player() == TERMINAL else -1
+        if mask < 0:
+            self._cut = tuple(self._cut_shares())
+        for _ in range(made):
+            self._pop()
+        return mask, gen.state
+
+    _cut: tuple[float, ...] = (0.5,) * 4
+
+    def _s_shares(self) -> list[float]:
+        return list(self._cut)
+
+    def _cut_shares(self) -> list[float]:
+        """Each player's value of a playout cut short: with s a side's stacks on
+        top plus reserve pieces (a team of 4 adds its members') and m the best
+        other side's, 0.5 + 0.5 * (s - m) / (s + m); 0.5 when both are 0."""
+        score = [float(sum(1 for s in self._board if s and s[-1] == p) + self._reserves[p])
+                 for p in range(self._n)]
+        if self._teams:
+            score = [score[0] + score[2], score[1] + score[3]]
+        values = []
+        for p, s in enumerate(score):
+            m = max(x for q, x in enumerate(score) if q != p)
+            values.append(0.5 if s + m == 0 else 0.5 + 0.5 * (s - m) / (s + m))
+        return values * 2 if self._teams else values
 
     def _push(self, cm: int) -> None:
         p = self._to_move

@@ -1,6 +1,6 @@
 # The C state of the Phutball core (see _phutball_c.pyx and the oracle _phutball_py.py).
 
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 from ._common cimport CoreBase
 
@@ -37,3 +37,22 @@ cdef class PhutballCore(CoreBase):
     cdef Py_ssize_t undo_len, undo_cap
     cdef int _reserve(self, Py_ssize_t extra) except -1
     cdef int _legal(self, object cm) except -1
+
+    # the search protocol (see _common.pxd): a search action is a placement (its
+    # cell), a jump of the ball (-1 - direction) or *stop* (-9).  A ball move is
+    # made step by step: the jumps are made on ``pos`` at once (side and ply
+    # unchanged while ``s_jumps`` > 0, the move pending), *stop* or a landing
+    # beyond a goal line ends it.  The steps' undo records live on their own
+    # stack (``sundo``), not on push / pop's.
+    cdef int *sundo
+    cdef Py_ssize_t sundo_len, sundo_cap
+    cdef int s_jumps                 # jumps made of the pending ball move (0: none)
+    cdef int _s_reserve(self, Py_ssize_t extra) except -1
+    cdef int s_max_actions(self) noexcept nogil
+    cdef int s_player(self) noexcept nogil
+    cdef int s_actions(self, int64_t *out) noexcept nogil
+    cdef int s_do(self, int64_t action) except -1 nogil
+    cdef void s_undo(self) noexcept nogil
+    cdef bint s_pending(self) noexcept nogil
+    cdef int s_winners(self) noexcept nogil
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil

@@ -22,7 +22,7 @@ works on its own copies, so one core can be searched from several threads.
 """
 
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -51,6 +51,12 @@ cdef enum:
     BOTTOM_WINS = 2
     CAP_DRAW = 3
     NO_MOVE = 4
+    # search actions (see the search protocol below): a jump is -1 - direction
+    S_STOP = -9
+    # tags of the search undo records (on top of each record)
+    REC_PLACE = -1               # [padded cell, REC_PLACE]
+    REC_STOP = -2                # [jumps of the move, REC_STOP]
+    REC_JUMP = -3                # [jumped men..., their count, old ball, jumps before, REC_JUMP]
 
 assert _PY_MAX_CELLS == PH_MAXCELLS
 
@@ -360,6 +366,34 @@ cdef void playouts(const Geo *g, const Pos *start, uint64_t n, uint64_t *rng,
         out[4] += <uint64_t>made
 
 
+@cython.cdivision(True)
+cdef int search_placements(const Geo *g, const Pos *p, int64_t *out, bint prune) noexcept nogil:
+    """The placements (cells, ascending) a search tries at the start of a turn.
+
+    Pruning rule (with ``prune``): an empty point is kept if it lies within
+    Chebyshev distance 2 of the ball, or next to (distance 1 of) some man;
+    the other placements are never searched.  The caller falls back to every
+    placement when none is kept and the ball cannot jump (see s_actions)."""
+    cdef int m, d, n = 0, W = g.W, br = p.ball // W, bc = p.ball % W, dr, dc
+    cdef bint keep
+    for m in range(g.first, g.last + 1):
+        if p.board[m] != EMPTY or m == p.ball:
+            continue
+        keep = not prune
+        if prune:
+            dr = m // W - br
+            dc = m % W - bc
+            keep = -2 <= dr <= 2 and -2 <= dc <= 2
+            d = 0
+            while not keep and d < 8:
+                keep = p.board[m + g.off[d]] == MAN
+                d += 1
+        if keep:
+            out[n] = g.cell_of[m]
+            n += 1
+    return n
+
+
 # ------------------------------------------------------------------ lazy move lists
 @cython.auto_pickle(False)
 cdef class _MoveIter:
@@ -448,6 +482,10 @@ cdef class PhutballCore(CoreBase):
         self.undo = NULL
         self.undo_len = 0
         self.undo_cap = 0
+        self.sundo = NULL
+        self.sundo_len = 0
+        self.sundo_cap = 0
+        self.s_jumps = 0
         make_geo(&self.geo, 5, 5, self.pos.board)
         self.pos.ball = self.geo.pad_of[3 * 5 + 2]
         self.pos.side = 0
@@ -458,12 +496,20 @@ cdef class PhutballCore(CoreBase):
 
     def __dealloc__(self):
         free(self.undo)
+        free(self.sundo)
 
     cdef int _reserve(self, Py_ssize_t extra) except -1:
         """Room for ``extra`` more undo ints."""
         if self.undo_len + extra > self.undo_cap:
             self.undo = <int *>grow_array(self.undo, &self.undo_cap, self.undo_len + extra,
                                           sizeof(int), 1024)
+        return 0
+
+    cdef int _s_reserve(self, Py_ssize_t extra) except -1:
+        """Room for ``extra`` more ints on the search's undo stack."""
+        if self.sundo_len + extra > self.sundo_cap:
+            self.sundo = <int *>grow_array(self.sundo, &self.sundo_cap, self.sundo_len + extra,
+                                           sizeof(int), 1024)
         return 0
 
     # ------------------------------------------------------------ state
@@ -499,6 +545,8 @@ cdef class PhutballCore(CoreBase):
         self.geo = geo
         self.pos = pos
         self.undo_len = 0
+        self.sundo_len = 0
+        self.s_jumps = 0
         self.entries = []
 
     def get_state(self):
@@ -517,6 +565,11 @@ cdef class PhutballCore(CoreBase):
                 memcpy(new.undo, self.undo, self.undo_len * sizeof(int))
             new.undo_len = self.undo_len
             new.entries = list(self.entries)
+            if self.sundo_len:
+                new._s_reserve(self.sundo_len)
+                memcpy(new.sundo, self.sundo, self.sundo_len * sizeof(int))
+            new.sundo_len = self.sundo_len
+            new.s_jumps = self.s_jumps
         return new
 
     def key(self):
@@ -527,7 +580,7 @@ cdef class PhutballCore(CoreBase):
         return status(&self.geo, &self.pos)
 
     def player(self):
-        return TERMINAL_PLAYER if status(&self.geo, &self.pos) != RUNNING else self.pos.side
+        return self.s_player()
 
     # ------------------------------------------------------------ moves
     def iter_moves(self):
@@ -739,3 +792,177 @@ cdef class PhutballCore(CoreBase):
             playouts(geo, &pos, <uint64_t>n, &rng, max_plies, out, &it)
         raise_if_stopped(&it)
         return [out[0], out[1]], out[2], out[3], out[4], rng
+
+    # ------------------------------------------------------------ the search protocol
+    # (_common.pxd) on a private clone, without the GIL.  A ball move is searched
+    # step by step (a position can have millions of jump paths).  Search actions:
+    # a placement is its cell (the core move); a jump in direction d (0..7: N NE E
+    # SE S SW W NW) is -1 - d; *stop* (-9) ends a ball move after a jump.  At the
+    # start of a turn the actions are the PRUNED placements (see
+    # search_placements) by ascending cell, then the jump directions; after a
+    # jump that stays on the board (pending, the same player to move) the next
+    # jump directions, then stop.  A jump beyond a goal line ends the move.
+    # Between the first jump and stop the jumps so far are made on ``pos`` (men
+    # removed, ball moved, key updated) but side and ply are not; stop flips
+    # them, so a whole step sequence leaves exactly the state of push(path).
+    cdef int s_max_actions(self) noexcept nogil:
+        # at most every point but the ball's, and 8 jumps (pending: 8 jumps and stop)
+        return self.geo.npoints + 9
+
+    cdef int s_player(self) noexcept nogil:
+        if self.s_jumps:
+            return self.pos.side
+        return TERMINAL_PLAYER if status(&self.geo, &self.pos) != RUNNING else self.pos.side
+
+    cdef bint s_pending(self) noexcept nogil:
+        return self.s_jumps > 0
+
+    cdef int s_actions(self, int64_t *out) noexcept nogil:
+        cdef int dirs[8]
+        cdef int nj, n, i
+        if self.s_jumps:
+            nj = jump_dirs(&self.geo, self.pos.board, self.pos.ball, dirs)
+            for i in range(nj):
+                out[i] = -1 - dirs[i]
+            out[nj] = S_STOP
+            return nj + 1
+        if status(&self.geo, &self.pos) != RUNNING:
+            return 0
+        nj = jump_dirs(&self.geo, self.pos.board, self.pos.ball, dirs)
+        n = search_placements(&self.geo, &self.pos, out, 1)
+        if n == 0 and nj == 0:  # never leave a running position without a move
+            n = search_placements(&self.geo, &self.pos, out, 0)
+        for i in range(nj):
+            out[n + i] = -1 - dirs[i]
+        return n + nj
+
+    cdef int s_do(self, int64_t action) except -1 nogil:
+        cdef Pos *p = &self.pos
+        cdef const Geo *g = &self.geo
+        cdef int m, d, here, land, o, t, k = 0
+        cdef int *rec
+        if self.sundo_len + PH_MAXSIZE + 8 > self.sundo_cap:  # a jump's record at most
+            with gil:
+                self._s_reserve(PH_MAXSIZE + 8)
+        rec = self.sundo + self.sundo_len
+        if action == S_STOP:
+            if not self.s_jumps:
+                with gil:
+                    raise ValueError("search action stop: no ball move is pending")
+            rec[0] = self.s_jumps
+            rec[1] = REC_STOP
+            self.sundo_len += 2
+            self.s_jumps = 0
+        elif action >= 0:
+            if (self.s_jumps or status(g, p) != RUNNING or action < g.cols
+                    or action >= (g.rows + 1) * g.cols
+                    or p.board[g.pad_of[action]] != EMPTY or g.pad_of[action] == p.ball):
+                with gil:
+                    raise ValueError(f"search action {action}: not a legal placement")
+            m = g.pad_of[action]
+            p.board[m] = MAN
+            p.nmen += 1
+            p.key ^= g.zman[m]
+            rec[0] = m
+            rec[1] = REC_PLACE
+            self.sundo_len += 2
+        else:
+            d = <int>(-1 - action)
+            land = -1
+            if d < 8 and (self.s_jumps or status(g, p) == RUNNING):
+                land = target(g, p.board, p.ball, d)
+            if land < 0:
+                with gil:
+                    raise ValueError(f"search action {action}: not a legal jump")
+            here = p.ball
+            o = g.off[d]
+            t = here + o
+            while t != land:
+                p.board[t] = EMPTY
+                p.key ^= g.zman[t]
+                rec[k] = t
+                k += 1
+                t += o
+            p.nmen -= k
+            p.key ^= g.zball[here] ^ g.zball[land]
+            p.ball = land
+            rec[k] = k
+            rec[k + 1] = here
+            rec[k + 2] = self.s_jumps
+            rec[k + 3] = REC_JUMP
+            self.sundo_len += k + 4
+            if p.board[land] != BEYOND:
+                self.s_jumps += 1
+                return 0           # pending: the same player goes on
+            self.s_jumps = 0       # beyond a goal line: the move ends here
+        p.side ^= 1
+        p.ply += 1
+        p.key ^= SIDE_KEY
+        return 0
+
+    cdef void s_undo(self) noexcept nogil:
+        cdef Pos *p = &self.pos
+        cdef const Geo *g = &self.geo
+        cdef int tag, m, k, here, t
+        if self.sundo_len < 2:
+            return
+        self.sundo_len -= 1
+        tag = self.sundo[self.sundo_len]
+        if tag == REC_JUMP:
+            self.sundo_len -= 3
+            k = self.sundo[self.sundo_len]
+            here = self.sundo[self.sundo_len + 1]
+            if p.board[p.ball] == BEYOND:  # the jump ended the move
+                p.side ^= 1
+                p.ply -= 1
+                p.key ^= SIDE_KEY
+            self.s_jumps = self.sundo[self.sundo_len + 2]
+            p.nmen += k
+            while k > 0:
+                k -= 1
+                self.sundo_len -= 1
+                t = self.sundo[self.sundo_len]
+                p.board[t] = MAN
+                p.key ^= g.zman[t]
+            p.key ^= g.zball[p.ball] ^ g.zball[here]
+            p.ball = here
+            return
+        self.sundo_len -= 1
+        p.side ^= 1
+        p.ply -= 1
+        p.key ^= SIDE_KEY
+        if tag == REC_STOP:
+            self.s_jumps = self.sundo[self.sundo_len]
+        else:
+            m = self.sundo[self.sundo_len]
+            p.board[m] = EMPTY
+            p.nmen -= 1
+            p.key ^= g.zman[m]
+
+    cdef int s_winners(self) noexcept nogil:
+        cdef int st
+        if self.s_jumps:
+            return 0
+        st = status(&self.geo, &self.pos)
+        if st == TOP_WINS:
+            return 1
+        if st == BOTTOM_WINS:
+            return 2
+        if st == NO_MOVE:
+            return 1 << (self.pos.side ^ 1)
+        return 0
+
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
+        """playouts() with one game on a copy of the position; a pending ball
+        move is ended first (as stop would)."""
+        cdef Pos p = self.pos
+        cdef uint64_t out[5]
+        cdef Interrupt it
+        if self.s_jumps:
+            p.side ^= 1
+            p.ply += 1
+            p.key ^= SIDE_KEY
+        memset(out, 0, sizeof(out))
+        interrupt_init(&it, 1 << 30)  # one game polls once at most: never (no GIL)
+        playouts(&self.geo, &p, 1, rng, max_plies, out, &it)
+        return (1 if out[0] else 0) | (2 if out[1] else 0)

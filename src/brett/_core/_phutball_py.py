@@ -26,11 +26,25 @@ Status codes of ``status``
     0 running, 1 player 0 won (ball on or beyond row ``rows``), 2 player 1 won
     (ball on or beyond row 1), 3 draw by the ply cap, 4 the player to move has
     no legal move and loses (P5).
+
+Search actions (the search protocol of ``brett.ai``, ``_s_*`` below)
+    A ball move is searched step by step.  A placement is its cell (the core
+    move); a jump in direction ``d`` (0..7, ``DIRECTIONS`` order) is ``-1 - d``;
+    *stop* (:data:`STOP`, -9) ends a ball move after at least one jump.  At the
+    start of a turn the actions are the *pruned* placements (see
+    ``PhutballCore._search_placements``) by ascending cell, then the jump
+    directions; after a jump that stays on the board the move is *pending* (the
+    same player to move) and the actions are the next jump directions, then
+    stop.  A jump beyond a goal line ends the move.  While pending, the jumps so
+    far are made on the state (men removed, ball moved, key updated) but side
+    and ply are not: stop flips them, so the steps of a path leave exactly the
+    state ``_push(path)`` leaves.  :func:`search_move` turns the actions of one
+    turn into the core move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, Optional, Union
 
 from ._base import TERMINAL, PyCore
@@ -43,6 +57,8 @@ ZOBRIST = zobrist_table(ZOBRIST_SEED, 2 * MAX_CELLS + 1)
 """Keys: a man on cell c → ``ZOBRIST[c]``; the ball on c → ``ZOBRIST[MAX_CELLS + c]``;
 player 1 to move → ``ZOBRIST[2 * MAX_CELLS]``."""
 SIDE_KEY = ZOBRIST[2 * MAX_CELLS]
+STOP = -9
+"""The search action *stop* (a jump in direction d is ``-1 - d``)."""
 
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 """(d column, d row) for N, NE, E, SE, S, SW, W, NW: the direction index order."""
@@ -58,7 +74,7 @@ class PhutballCore(PyCore):
     """Board of men and a ball, make/unmake with an undo stack, perft, playouts."""
 
     _state_attrs = ("_cols", "_rows", "_man", "_nmen", "_ball", "_side", "_ply", "_cap",
-                    "_undo", "_key_")
+                    "_undo", "_key_", "_s_jumps", "_s_undo_stack")
 
     # ------------------------------------------------------------ state
     def _set_state(self, state: tuple[Any, ...]) -> None:
@@ -74,6 +90,8 @@ class PhutballCore(PyCore):
         self._ply = int(ply)
         self._cap = int(cap)
         self._undo: list[tuple[Any, ...]] = []
+        self._s_jumps = 0   # jumps made of a pending ball move (the search's steps)
+        self._s_undo_stack: list[tuple[Any, ...]] = []
         key = ZOBRIST[MAX_CELLS + self._ball] ^ (SIDE_KEY if self._side else 0)
         for c in men:
             key ^= ZOBRIST[c]
@@ -167,6 +185,8 @@ class PhutballCore(PyCore):
         return RUNNING
 
     def _player(self) -> int:
+        if self._s_jumps:  # a ball move is pending: its mover goes on
+            return self._side
         return TERMINAL if self._status() != RUNNING else self._side
 
     def _num_players(self) -> int:
@@ -404,3 +424,141 @@ class PhutballCore(PyCore):
             self._man[c] = True
         return tuple(path)
 
+    # ------------------------------------------------------------ the search protocol
+    # (see the module docstring and _base.PyCore): a ball move step by step.
+    def _search_placements(self, prune: bool = True) -> list[int]:
+        """The placements a search tries at the start of a turn, by ascending cell.
+
+        Pruning rule: an empty point is kept if it lies within Chebyshev
+        distance 2 of the ball, or next to (distance 1 of) some man; the search
+        never tries the others.  ``_s_actions`` falls back to every placement
+        when none is kept and the ball cannot jump."""
+        cols, rows = self._cols, self._rows
+        bcol, brow = self._ball % cols, self._ball // cols
+        kept = []
+        for c in self._placements():
+            col, row = c % cols, c // cols
+            if (not prune or (abs(col - bcol) <= 2 and abs(row - brow) <= 2)
+                    or any(0 <= col + dc < cols and 1 <= row + dr <= rows
+                           and self._man[c + dr * cols + dc]
+                           for dc, dr in DIRECTIONS)):
+                kept.append(c)
+        return kept
+
+    def _s_player(self) -> int:
+        return self._player()
+
+    def _s_pending(self) -> bool:
+        return self._s_jumps > 0
+
+    def _s_actions(self) -> list[int]:
+        jumps = [-1 - d for d in range(8) if self._jump_target(self._ball, d) >= 0]
+        if self._s_jumps:
+            return [*jumps, STOP]
+        if self._status() != RUNNING:
+            return []
+        placements = self._search_placements()
+        if not placements and not jumps:  # never leave a running position without a move
+            placements = self._search_placements(prune=False)
+        return placements + jumps
+
+    def _s_do(self, action: int) -> None:
+        if action == STOP:
+            if not self._s_jumps:
+                raise ValueError("search action stop: no ball move is pending")
+            self._s_undo_stack.append(("stop", self._s_jumps))
+            self._s_jumps = 0
+            self._side ^= 1
+            self._key_ ^= SIDE_KEY
+            self._ply += 1
+            return
+        if action >= 0:
+            if self._s_jumps or not self._is_legal(action):
+                raise ValueError(f"search action {action}: not a legal placement")
+            self._push(action)
+            self._s_undo_stack.append(("place",))
+            return
+        d = -1 - action
+        land = -1
+        if d < 8 and (self._s_jumps or self._status() == RUNNING):
+            land = self._jump_target(self._ball, d)
+        if land < 0:
+            raise ValueError(f"search action {action}: not a legal jump")
+        here = self._ball
+        jumped = self._between(here, land, d)
+        self._s_undo_stack.append(("jump", self._key_, here, tuple(jumped), self._s_jumps))
+        for c in jumped:
+            self._man[c] = False
+            self._key_ ^= ZOBRIST[c]
+        self._nmen -= len(jumped)
+        self._ball = land
+        self._key_ ^= ZOBRIST[MAX_CELLS + here] ^ ZOBRIST[MAX_CELLS + land]
+        if not self._beyond(land):
+            self._s_jumps += 1  # pending: the same player goes on
+            return
+        self._s_jumps = 0       # beyond a goal line: the move ends here
+        self._side ^= 1
+        self._key_ ^= SIDE_KEY
+        self._ply += 1
+
+    def _s_undo(self) -> None:
+        record = self._s_undo_stack.pop()
+        if record[0] == "place":
+            self._pop()
+            return
+        if record[0] == "stop":
+            self._s_jumps = record[1]
+            self._side ^= 1
+            self._key_ ^= SIDE_KEY
+            self._ply -= 1
+            return
+        _, key, here, jumped, jumps = record
+        if self._beyond(self._ball):  # the jump ended the move
+            self._side ^= 1
+            self._ply -= 1
+        for c in jumped:
+            self._man[c] = True
+        self._nmen += len(jumped)
+        self._ball = here
+        self._key_ = key
+        self._s_jumps = jumps
+
+    def _s_winners(self) -> int:
+        return 0 if self._s_jumps else super()._s_winners()
+
+    def _s_playout(self, rng: int, max_plies: int) -> tuple[int, int]:
+        """A pending ball move is ended first (as stop would), then the game of
+        ``playouts(1, rng, max_plies)`` from there."""
+        if not self._s_jumps:
+            return super()._s_playout(rng, max_plies)
+        self._s_do(STOP)
+        try:
+            return super()._s_playout(rng, max_plies)
+        finally:
+            self._s_undo()
+
+
+def search_move(core: Any, actions: Sequence[int]) -> CoreMove:
+    """The core move made by the search actions ``actions`` of one turn, from
+    ``core`` (either twin, at the start of the turn) or a state tuple of
+    ``set_state``: a placement's cell, or the ball's path ``(ball, landing,
+    ...)``.  A final *stop* is optional (a path cut before it is the move that
+    stops there); ValueError for a sequence that is not one turn's legal steps."""
+    if not hasattr(core, "jumps_after"):
+        state, core = core, PhutballCore()
+        core.set_state(state)
+    actions = [int(a) for a in actions]
+    if not actions:
+        raise ValueError("no search actions")
+    if actions[0] >= 0:
+        if len(actions) != 1 or not core.is_legal(actions[0]):
+            raise ValueError(f"search actions {actions}: not one legal placement")
+        return actions[0]
+    if actions[-1] == STOP:
+        actions.pop()
+    if not actions or not all(-8 <= a <= -1 for a in actions) or core.player() == TERMINAL:
+        raise ValueError(f"search actions {actions}: not the jumps of one ball move")
+    walk = core.jumps_after(tuple(-1 - a for a in actions))
+    if walk is None:
+        raise ValueError(f"search actions {actions}: not the jumps of one ball move")
+    return (core.get_state()[3], *walk[0])

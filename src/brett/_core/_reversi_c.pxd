@@ -1,4 +1,4 @@
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint8_t, uint64_t
 
 from ._common cimport CoreBase
 
@@ -50,3 +50,16 @@ cdef class ReversiCore(CoreBase):
     cdef bint _legal(self, int cm) noexcept nogil
     cdef int _list(self, int16_t *out) noexcept nogil
     cdef void _make(self, int cm) noexcept nogil
+    cdef void _unmake(self) noexcept nogil
+    cdef void _counts(self, int *nb, int *nw) noexcept nogil
+
+    # the search protocol (see _common.pxd): a search action is a core move (a
+    # square, or n2 for the pass); s_do / s_undo share the undo stack of push /
+    # pop (never mixed with them)
+    cdef int s_max_actions(self) noexcept nogil
+    cdef int s_player(self) noexcept nogil
+    cdef int s_actions(self, int64_t *out) noexcept nogil
+    cdef int s_do(self, int64_t action) except -1 nogil
+    cdef void s_undo(self) noexcept nogil
+    cdef int s_winners(self) noexcept nogil
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil

@@ -12,7 +12,7 @@ generation.  Every hot function is ``nogil``.
 """
 
 cimport cython
-from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
@@ -715,16 +715,25 @@ cdef class ReversiCore(CoreBase):
     def key(self):
         return self.zkey
 
-    def discs(self):
-        cdef int sq, nb = 0, nw = 0, c
+    cdef void _counts(self, int *nb, int *nw) noexcept nogil:
+        """The discs of Black and of White."""
+        cdef int sq, c
         if not self.big:
-            return (brett_popcount64(self.disc[0]), brett_popcount64(self.disc[1]))
+            nb[0] = brett_popcount64(self.disc[0])
+            nw[0] = brett_popcount64(self.disc[1])
+            return
+        nb[0] = 0
+        nw[0] = 0
         for sq in range(self.n2):
             c = self.bb.cell[self.bb.mb[sq]]
             if c == BLACK:
-                nb += 1
+                nb[0] += 1
             elif c == WHITE:
-                nw += 1
+                nw[0] += 1
+
+    def discs(self):
+        cdef int nb, nw
+        self._counts(&nb, &nw)
         return (nb, nw)
 
     def random_move(self, uint64_t rng):
@@ -785,13 +794,11 @@ cdef class ReversiCore(CoreBase):
         self.entries.append(entry)
         return True
 
-    def pop(self):
+    cdef void _unmake(self) noexcept nogil:
+        """Take back the move of the last undo record (there is one)."""
         cdef Undo *rec
         cdef int me, opp, w, sq, bit
         cdef uint64_t f
-        self.claim()
-        if self.nundo == 0:
-            raise IndexError("pop from an empty move stack")
         self.nundo -= 1
         rec = &self.undo[self.nundo]
         me = 1 - self.mover
@@ -811,6 +818,12 @@ cdef class ReversiCore(CoreBase):
                 bit = self.sq2bit[rec.move]
                 self.disc[me] ^= rec.flips[0] | ((<uint64_t>1) << bit)
                 self.disc[opp] ^= rec.flips[0]
+
+    def pop(self):
+        self.claim()
+        if self.nundo == 0:
+            raise IndexError("pop from an empty move stack")
+        self._unmake()
         return self.entries.pop()
 
     # ----------------------------------------------------------- search
@@ -859,3 +872,62 @@ cdef class ReversiCore(CoreBase):
                 _playouts_bb(black, white, player, playable, n, &rng, max_plies, res, &it)
         raise_if_stopped(&it)
         return [res[0], res[1]], res[2], res[3], res[4], rng
+
+    # ------------------------------------------------ the search protocol
+    # (_common.pxd) on a private clone, without the GIL.  A search action is a
+    # core move: a square index, or n2 for the forced pass; s_do keeps its undo
+    # record on the undo stack of push/pop, but not in ``entries``.
+    cdef int s_max_actions(self) noexcept nogil:
+        # at most one move per square (the pass is alone in its list)
+        return self.n2
+
+    cdef int s_player(self) noexcept nogil:
+        return TERMINAL_PLAYER if self._status() < 0 else self.mover
+
+    cdef int s_actions(self, int64_t *out) noexcept nogil:
+        cdef int16_t buf[256]
+        cdef int nm = self._list(buf), i
+        if nm == 0:
+            if self._status() == 0:
+                out[0] = self.n2
+                return 1
+            return 0
+        for i in range(nm):
+            out[i] = buf[i]
+        return nm
+
+    cdef int s_do(self, int64_t action) except -1 nogil:
+        if action < 0 or action > self.n2:
+            with gil:
+                raise ValueError(f"bad reversi search action {action}")
+        if self.nundo == self.cap:
+            with gil:
+                self._reserve(self.nundo + 1)
+        self._make(<int>action)
+        return 0
+
+    cdef void s_undo(self) noexcept nogil:
+        if self.nundo:
+            self._unmake()
+
+    cdef int s_winners(self) noexcept nogil:
+        cdef int nb, nw
+        self._counts(&nb, &nw)
+        if nb == nw:
+            return 0
+        return 1 if nb > nw else 2
+
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
+        """One game of _playouts_bb / _playouts_big (which copy the board)."""
+        cdef long long res[5]
+        cdef Interrupt it
+        memset(res, 0, sizeof(res))
+        interrupt_init(&it, 1 << 8)      # one game: never polls (no GIL needed)
+        if self.big:
+            _playouts_big(&self.bb, self.mover, 1, rng, max_plies, res, &it)
+        else:
+            _playouts_bb(self.disc[0], self.disc[1], self.mover, self.playable, 1, rng,
+                         max_plies, res, &it)
+        if res[0]:
+            return 1
+        return 2 if res[1] else 0

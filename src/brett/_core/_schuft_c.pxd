@@ -1,6 +1,6 @@
 # The C state of the Schuft core (see _schuft_c.pyx and the oracle _schuft_py.py).
 
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from ._common cimport CoreBase
 
@@ -82,3 +82,13 @@ cdef class SchuftCore(CoreBase):
     cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept
     cdef void _unplay(self, Undo *u) noexcept
     cdef int _turn_legal(self, uint64_t cm) noexcept
+
+    # the search protocol (see _common.pxd): search actions are the core moves
+    cdef int s_max_actions(self) noexcept nogil
+    cdef int s_player(self) noexcept nogil
+    cdef int s_actions(self, int64_t *out) noexcept nogil
+    cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil
+    cdef int s_do(self, int64_t action) except -1 nogil
+    cdef void s_undo(self) noexcept nogil
+    cdef int s_winners(self) noexcept nogil
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil

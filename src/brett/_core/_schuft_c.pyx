@@ -16,7 +16,7 @@ notation strings, so the two twins check each other.
 """
 
 cimport cython
-from libc.stdint cimport uint64_t, uint32_t, int32_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport free, malloc
 
@@ -1093,3 +1093,72 @@ cdef class SchuftCore(CoreBase):
         free(g)
         raise_if_stopped(&it)
         return [res[i] for i in range(s.n)], res[4], res[5], res[6], rng
+
+    # ---- the search protocol (brett.ai's tree search, see _common.pxd), on a
+    # private clone without the GIL.  A search action is a core move: a whole
+    # turn's representative (< 2**40) at a decision node, ROLL_FLAG | r (< 2**49)
+    # at a chance node, so every one fits an int64.  The clone's own ``gen``
+    # (allocated by __cinit__, with the GIL) is the scratch of the turn
+    # generation; the undo records share ``undo`` with push/pop.
+    cdef int s_max_actions(self) noexcept nogil:
+        # generate() never lists more than MAX_RESULTS turns (record() stops
+        # there; TABLE_SIZE explains why no turn list comes near), and a chance
+        # node has 216 outcomes.
+        return MAX_RESULTS if MAX_RESULTS > 216 else 216
+
+    cdef int s_player(self) noexcept nogil:
+        return player_of(&self.s)
+
+    cdef int s_actions(self, int64_t *out) noexcept nogil:
+        """The turns of moves(), in its order."""
+        cdef int n, i
+        if player_of(&self.s) < 0:
+            return 0
+        n = sorted_moves(self.gen, &self.s)
+        for i in range(n):
+            out[i] = <int64_t>self.gen.results[i].cm
+        return n
+
+    cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil:
+        """The 216 rolls of chance_moves() (also during the roll-off)."""
+        cdef int r
+        if player_of(&self.s) != CHANCE:
+            return 0
+        for r in range(216):
+            out[r] = <int64_t>(ROLL_FLAG | <uint64_t>r)
+            prob[r] = 1.0 / 216
+        return 216
+
+    cdef int s_do(self, int64_t action) except -1 nogil:
+        """push() without the legality check and the move stack."""
+        if self.nundo >= self.capundo:
+            with gil:
+                self._reserve(self.nundo + 1)
+        push_cm(&self.s, <uint64_t>action, &self.undo[self.nundo])
+        self.nundo += 1
+        return 0
+
+    cdef void s_undo(self) noexcept nogil:
+        if self.nundo > 0:
+            self.nundo -= 1
+            pop_any(&self.s, &self.undo[self.nundo])
+
+    cdef int s_winners(self) noexcept nogil:
+        cdef int w = winner(&self.s)
+        return 1 << w if w >= 0 else 0
+
+    cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
+        """playouts(1, rng[0], max_plies) on a copy of the state."""
+        cdef State s = self.s
+        cdef long long res[7]
+        cdef Interrupt it
+        cdef int p, mask = 0
+        memset(res, 0, sizeof(res))
+        # one game polls interrupted() once: a countdown that high never reaches
+        # the signal check (which would take the GIL)
+        interrupt_init(&it, 0xFFFFFFFF)
+        playouts(self.gen, &s, 1, rng, max_plies, False, res, &it)
+        for p in range(4):
+            if res[p]:
+                mask |= 1 << p
+        return mask

@@ -1,0 +1,174 @@
+"""Matches between brett's computer players (and OpenSpiel's MCTSBot).
+
+    PYTHONPATH=src python benchmarks/match.py reversi --games 100 --seconds 0.1
+    PYTHONPATH=src python benchmarks/match.py focus --players 4 --games 100
+    PYTHONPATH=src python benchmarks/match.py all --games 100 --seconds 0.1
+    PYTHONPATH=src python benchmarks/match.py openspiel --games 40 --seconds 0.1
+
+The first seat plays :class:`brett.ai.MCTSPlayer` (``--seconds`` per move, one
+thread) against :class:`brett.ai.RandomPlayer` in the others; who starts
+rotates from game to game.  A game still running after ``--max-plies`` moves
+counts as not won.  ``openspiel`` plays brett's MCTSPlayer against OpenSpiel's
+C++ ``MCTSBot`` (random-rollout evaluator) in Othello with the same wall time
+per move: the bot's simulation count is calibrated to that time before the
+match, and both players' iterations per second are reported.  Figures, not
+asserts: the issue's thresholds are printed next to the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+from typing import Any, Optional
+
+import brett
+from brett.ai import MCTSPlayer, RandomPlayer
+
+# (game, options, label, the issue's threshold for MCTS against random)
+SETUPS = {
+    "reversi": ("reversi", {}, "Reversi 8x8", 0.95),
+    "focus": ("focus", {}, "Focus 2 players", 0.95),
+    "focus4": ("focus", {"players": 4}, "Focus 4 players, free-for-all", 0.70),
+    "phutball9": ("phutball", {"columns": 9, "rows": 9}, "Phutball 9x9", 0.95),
+    "phutball": ("phutball", {}, "Phutball 15x19", 0.95),
+    "schuft": ("schuft", {}, "Schuft 2 players", 0.75),
+}
+
+
+def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
+    """Play one game; the winning seat's player index, or None (draw / unfinished)."""
+    plies = 0
+    while not game.is_over() and plies < max_plies:
+        player = game.current_player()
+        mover = seats[0] if player < 0 else seats[player]
+        game.push(mover.choose(game))
+        plies += player >= 0
+    return game.outcome().winner if game.is_over() else None
+
+
+def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int) -> None:
+    name, options, label, target = SETUPS[key]
+    cls = brett.GAMES[name]
+    wins = draws = unfinished = 0
+    iterations, searching = 0, 0.0
+    started = time.perf_counter()
+    for g in range(games):
+        game = cls(**options)
+        n = game.num_players()
+        mcts = MCTSPlayer(seconds=seconds, seed=seed + g)
+        seat = g % n                                  # the seat MCTS takes this game
+        seats: list[Any] = [RandomPlayer(seed=seed * 1000 + g * 10 + i) for i in range(n)]
+        seats[seat] = mcts
+        winner = play(game, seats, max_plies)
+        if game.is_over() and winner is None:
+            draws += 1
+        elif winner is None:
+            unfinished += 1
+        elif _same_side(game, winner, seat):
+            wins += 1
+        iterations += mcts.total_iterations
+        searching += mcts.total_seconds
+    elapsed = time.perf_counter() - started
+    rate = iterations / searching if searching else 0.0
+    print(f"{label}: MCTS ({seconds} s/move) won {wins}/{games} = {wins / games:.0%} "
+          f"(draws {draws}, unfinished {unfinished}; target >= {target:.0%}); "
+          f"{rate:,.0f} iterations/s; {elapsed:.0f} s", flush=True)
+
+
+def _same_side(game: Any, winner: int, seat: int) -> bool:
+    """Whether ``winner`` is ``seat`` (or, in team Focus, its partner)."""
+    return winner == seat
+
+
+# ------------------------------------------------------------------ OpenSpiel
+def match_openspiel(games: int, seconds: float, seed: int) -> None:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    spiel_game = pyspiel.load_game("othello")
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+
+    def bot_for(simulations: int) -> Any:
+        return mcts.MCTSBot(spiel_game, uct_c=2.0, max_simulations=simulations,
+                            evaluator=evaluator, random_state=rng, solve=False)
+
+    # calibrate: simulations that fill `seconds` from the opening
+    simulations = 64
+    state = spiel_game.new_initial_state()
+    while True:
+        start = time.perf_counter()
+        bot_for(simulations).step(state)
+        took = time.perf_counter() - start
+        if took >= seconds / 2 or simulations > 1_000_000:
+            break
+        simulations *= 2
+    simulations = max(1, int(simulations * seconds / took))
+    spiel_rate = simulations / seconds
+    print(f"OpenSpiel MCTSBot calibrated to {simulations} simulations per {seconds} s "
+          f"({spiel_rate:,.0f} simulations/s)", flush=True)
+    bot = bot_for(simulations)
+
+    wins = draws = 0
+    iterations, searching, bot_times, bot_sims = 0, 0.0, 0.0, 0
+    for g in range(games):
+        brett_colour = g % 2
+        game = brett.Reversi()
+        state = spiel_game.new_initial_state()
+        player = MCTSPlayer(seconds=seconds, seed=seed + g)
+        while not game.is_over():
+            if game.current_player() == brett_colour:
+                move = player.choose(game)
+                action = _spiel_action(game, move)
+            else:
+                start = time.perf_counter()
+                action = bot.step(state)
+                bot_times += time.perf_counter() - start
+                bot_sims += simulations
+                move = _brett_move(game, action)
+            game.push(move)
+            state.apply_action(action)
+        iterations += player.total_iterations
+        searching += player.total_seconds
+        winner = game.outcome().winner
+        wins += winner == brett_colour
+        draws += winner is None
+    rate = iterations / searching
+    bot_rate = bot_sims / bot_times if bot_times else 0.0
+    print(f"Othello: brett MCTSPlayer won {wins}/{games} = {wins / games:.0%} against "
+          f"OpenSpiel MCTSBot (draws {draws}; target >= 75%), {seconds} s per move", flush=True)
+    print(f"iterations/s: brett {rate:,.0f}, OpenSpiel {bot_rate:,.0f} "
+          f"= {rate / bot_rate:.1f}x (target >= 20x)", flush=True)
+
+
+def _spiel_action(game: Any, move: Any) -> int:
+    """OpenSpiel's othello action: row * 8 + column, 64 for a pass."""
+    return 64 if move.square is None else move.square
+
+
+def _brett_move(game: Any, action: int) -> Any:
+    return game.parse_move("pass") if action == 64 else game.action_to_move(action)
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("setup", choices=[*SETUPS, "all", "openspiel"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=0.1)
+    parser.add_argument("--max-plies", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"# {platform.processor() or platform.machine()}, Python {sys.version.split()[0]}, "
+          f"cores: {brett.core_backends()}", flush=True)
+    if args.setup == "openspiel":
+        match_openspiel(args.games, args.seconds, args.seed)
+        return
+    for key in (SETUPS if args.setup == "all" else [args.setup]):
+        match_random(key, args.games, args.seconds, args.max_plies, args.seed)
+
+
+if __name__ == "__main__":
+    main()

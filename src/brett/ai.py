@@ -1,0 +1,318 @@
+"""Computer players for every game: :class:`RandomPlayer` and :class:`MCTSPlayer`.
+
+>>> import brett
+>>> from brett.ai import MCTSPlayer, RandomPlayer
+>>> game = brett.Reversi()
+>>> player = MCTSPlayer(iterations=200, seed=1)
+>>> move = player.choose(game)          # the game is not changed
+>>> move in game.legal_moves
+True
+>>> best = player.analyse(game)[0]      # per-move statistics, best first
+>>> best.visits > 0 and 0.0 <= best.value <= 1.0
+True
+
+:class:`MCTSPlayer` is a Monte Carlo tree search (UCT with random playouts) that
+runs inside the compiled core without the GIL; one implementation serves every
+game through the core's search protocol (``brett/_core/_search_c.pyx``, its
+plain-Python twin ``_search_py.py``).  How it treats each game:
+
+* **Values.**  A playout or a finished game counts 1 for each winner, 0 for each
+  loser, 0.5 for everyone after a draw or a playout cut by ``max_plies``; every
+  node maximises the value of the player who moves there, so 3 and 4 players
+  work as 2 do, and Focus partners (who win together) share their value.
+* **Chance** (Schuft's rolls): an iteration draws the outcome by its
+  probability (sampling, not expanding every roll by weight).  At a chance node
+  :meth:`~MCTSPlayer.choose` returns an outcome drawn by its probability.
+* **Phutball** is searched step by step: a ball move is a chain of jump steps
+  and a *stop*, so a position with millions of paths has at most eight jumps to
+  choose from at each step.  Placements are pruned to the neighbourhood of the
+  play: empty points within two points (Chebyshev distance) of the ball or next
+  to a man; all placements are kept when that leaves none and the ball cannot
+  jump.
+* **Budgets.**  ``iterations`` and/or ``seconds`` (wall time; the search stops at
+  whichever comes first; 1 second when neither is given).  With ``threads=N``
+  the search runs N independent trees in parallel (root parallelism) and adds
+  their root statistics; each tree does its share of ``iterations``.  A seeded
+  search with an ``iterations`` budget is reproducible (for any ``threads``).
+* **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread) or Ctrl-C ends a
+  search at once; it returns the best move found so far (a Ctrl-C before the
+  first iteration is raised as usual).  :attr:`~MCTSPlayer.last_search` tells
+  whether a search was interrupted.
+* **Memory** is bounded by ``max_nodes`` per tree (40 bytes a node); a full tree
+  keeps searching from its leaves without growing.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Generic, Optional, TypeVar
+
+from ._checks import as_int, optional_cap, seed_value
+from ._core import CHANCE
+from ._core._rng import SplitMix64
+from .errors import BrettError
+from .game import Game, load_cores
+
+__all__ = ["LEVELS", "MCTSPlayer", "MoveStats", "Player", "RandomPlayer", "SearchInfo"]
+
+MoveT = TypeVar("MoveT")
+
+_search = load_cores("search")
+
+LEVELS: dict[int, tuple[int, float]] = {
+    1: (10, 0.05), 2: (30, 0.1), 3: (100, 0.2), 4: (300, 0.3), 5: (1000, 0.5),
+    6: (3000, 1.0), 7: (10_000, 2.0), 8: (30_000, 4.0), 9: (100_000, 8.0),
+    10: (300_000, 15.0),
+}
+"""``MCTSPlayer.level(n)``: (iterations, seconds) per level; the first budget reached
+ends the search, so the low levels are the same on any machine and the high ones
+bounded in time."""
+
+MAX_THREADS = 256
+MAX_NODES = 50_000_000
+
+
+@dataclass(frozen=True)
+class MoveStats(Generic[MoveT]):
+    """One move of :meth:`MCTSPlayer.analyse`: how often the search tried it and
+    its mean value for the player to move (1 win, 0 loss, 0.5 draw)."""
+
+    move: MoveT
+    visits: int
+    value: float
+
+
+@dataclass(frozen=True)
+class SearchInfo:
+    """What the last search of a player did."""
+
+    iterations: int
+    seconds: float
+    nodes: int
+    threads: int
+    interrupted: bool
+
+    @property
+    def rate(self) -> float:
+        """Iterations per second of wall time."""
+        return self.iterations / self.seconds if self.seconds > 0 else 0.0
+
+
+class Player:
+    """What a computer player offers: :meth:`choose` a move for the player to move."""
+
+    def choose(self, game: Game[MoveT]) -> MoveT:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    @staticmethod
+    def _check(game: Any) -> Game[Any]:
+        if not isinstance(game, Game):
+            raise BrettError(f"expected a brett game, got {type(game).__name__}")
+        if game.is_over():
+            raise BrettError("the game is over: there is no move to choose")
+        game._refuse_pending("choose a move")
+        return game
+
+
+class RandomPlayer(Player):
+    """Plays a uniformly random legal move (a chance outcome by its probability);
+    a Phutball jump is drawn step by step, as ``random_playout`` does."""
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self._rng = random.Random(seed_value(seed))
+        self._lock = threading.Lock()
+
+    def choose(self, game: Game[MoveT]) -> MoveT:
+        game = self._check(game)
+        with self._lock:
+            rng = self._rng.getrandbits(64)
+        cm, _ = game._core.random_move(rng)
+        return game._move_from_core(cm)  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return "RandomPlayer()"
+
+
+class MCTSPlayer(Player):
+    """Monte Carlo tree search: ``MCTSPlayer(seconds=None, iterations=None,
+    seed=None, threads=1, exploration=1.0, max_plies=None, max_nodes=2_000_000)``.
+    See the module's documentation for how it searches."""
+
+    def __init__(self, seconds: Optional[float] = None, iterations: Optional[int] = None,
+                 seed: Optional[int] = None, threads: int = 1, exploration: float = 1.0,
+                 max_plies: Optional[int] = None, max_nodes: int = 2_000_000) -> None:
+        if seconds is None and iterations is None:
+            seconds = 1.0
+        self.seconds = None if seconds is None else _positive(seconds, "seconds")
+        self.iterations = (None if iterations is None
+                           else as_int(iterations, "iterations", 1, 2**31 - 1))
+        self.threads = as_int(threads, "threads", 1, MAX_THREADS)
+        self.exploration = _positive(exploration, "exploration", zero=True)
+        self.max_plies = optional_cap(max_plies, error=BrettError)
+        self.max_nodes = as_int(max_nodes, "max_nodes", 1, MAX_NODES)
+        self._seeds = random.Random(seed_value(seed))
+        self._seed_lock = threading.Lock()
+        self._busy = threading.Lock()
+        self._stop: Any = None
+        self.last_search: Optional[SearchInfo] = None
+        self.total_iterations = 0
+        """Iterations of every search of this player (with :attr:`total_seconds`,
+        its wall time: their ratio is the player's speed over a whole game)."""
+        self.total_seconds = 0.0
+
+    @classmethod
+    def level(cls, n: int, seed: Optional[int] = None, threads: int = 1) -> MCTSPlayer:
+        """A player of strength ``n`` (1 weakest .. 10 strongest), see :data:`LEVELS`."""
+        iterations, seconds = LEVELS[as_int(n, "level", 1, 10)]
+        return cls(seconds=seconds, iterations=iterations, seed=seed, threads=threads)
+
+    def __repr__(self) -> str:
+        return (f"MCTSPlayer(seconds={self.seconds}, iterations={self.iterations}, "
+                f"threads={self.threads})")
+
+    # ---- public
+    def choose(self, game: Game[MoveT]) -> MoveT:
+        """The best move for the player to move (the game is not changed)."""
+        game = self._check(game)
+        if game._core.player() == CHANCE:
+            cm, _ = game._core.random_move(self._next_seed())
+            return game._move_from_core(cm)  # type: ignore[no-any-return]
+        return self._search(game)[0].move  # type: ignore[no-any-return]
+
+    def analyse(self, game: Game[MoveT]) -> list[MoveStats[MoveT]]:
+        """Every move the search tried, best first (most visits, then mean value)."""
+        game = self._check(game)
+        if game._core.player() == CHANCE:
+            raise BrettError("a chance node: the dice decide, there is nothing to analyse")
+        return self._search(game)
+
+    def stop(self) -> None:
+        """End the running search (from any thread); it returns its best move so far."""
+        flag = self._stop
+        if flag is not None:
+            flag.set()
+
+    # ---- the search
+    def _next_seed(self) -> int:
+        with self._seed_lock:
+            return self._seeds.getrandbits(64)
+
+    def _search(self, game: Game[Any]) -> list[MoveStats[Any]]:
+        if not self._busy.acquire(blocking=False):
+            raise BrettError("this MCTSPlayer is searching in another thread: "
+                             "give each thread its own player")
+        try:
+            return self._run(game)
+        finally:
+            self._stop = None
+            self._busy.release()
+
+    def _run(self, game: Game[Any]) -> list[MoveStats[Any]]:
+        module = _search.get(game.backend())
+        stop = module.StopFlag()
+        self._stop = stop
+        seeds = SplitMix64(self._next_seed())
+        plies = self.max_plies if self.max_plies >= 0 else game._search_plies
+        trees = [module.Tree(game._core.clone(False), seeds.next(), self.exploration,
+                             plies, self.max_nodes) for _ in range(self.threads)]
+        shares = _shares(self.iterations, self.threads)
+        errors: list[BaseException] = []
+        start = time.perf_counter()
+        workers = [threading.Thread(target=_work, args=(tree, share, stop, errors),
+                                    daemon=True, name=f"brett-mcts-{i}")
+                   for i, (tree, share) in enumerate(zip(trees, shares, strict=True))]
+        for worker in workers:
+            worker.start()
+        interrupted = self._wait(workers, stop, start)
+        elapsed = time.perf_counter() - start
+        if errors:
+            raise errors[0]
+        total = sum(tree.iterations for tree in trees)
+        self.total_iterations += total
+        self.total_seconds += elapsed
+        self.last_search = SearchInfo(total, elapsed, sum(tree.size for tree in trees),
+                                      self.threads, interrupted)
+        if total == 0 and interrupted:
+            raise KeyboardInterrupt
+        return _statistics(game, trees)
+
+    def _wait(self, workers: list[threading.Thread], stop: Any, start: float) -> bool:
+        """Wait for the workers until the time budget; True if Ctrl-C or stop() ended them."""
+        deadline = None if self.seconds is None else start + self.seconds
+        interrupted = False
+        try:
+            for worker in workers:
+                while worker.is_alive():
+                    left = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
+                    if left <= 0:
+                        stop.set()
+                        left = 0.05
+                    worker.join(left)
+        except KeyboardInterrupt:
+            interrupted = True
+            stop.set()
+            for worker in workers:
+                worker.join()
+        timed_out = deadline is not None and time.perf_counter() >= deadline
+        return interrupted or (stop.is_set() and not timed_out)
+
+
+def _positive(value: Any, name: str, zero: bool = False) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        number = float("nan")
+    if isinstance(value, bool) or not (number >= 0 if zero else number > 0) \
+            or number == float("inf"):
+        raise BrettError(f"{name}={value!r}: expected a {'non-negative' if zero else 'positive'}"
+                         " finite number")
+    return number
+
+
+def _shares(iterations: Optional[int], threads: int) -> list[int]:
+    """Each tree's part of the iteration budget (-1: until stopped)."""
+    if iterations is None:
+        return [-1] * threads
+    return [iterations // threads + (i < iterations % threads) for i in range(threads)]
+
+
+def _work(tree: Any, iterations: int, stop: Any, errors: list[BaseException]) -> None:
+    try:
+        if iterations != 0:
+            tree.run(iterations, stop)
+    except BaseException as error:  # handed to the searching thread
+        errors.append(error)
+        stop.set()
+
+
+def _statistics(game: Game[Any], trees: list[Any]) -> list[MoveStats[Any]]:
+    """The root's moves over all trees, best first; each move completed along the
+    most visited steps (a Phutball jump chain) of the tree that tried it most."""
+    roots = [tree.root() for tree in trees]
+    rows = []
+    for i in range(len(roots[0])):
+        visits = sum(root[i][1] for root in roots)
+        value = sum(root[i][2] for root in roots)
+        if visits:
+            best = max(range(len(trees)), key=lambda t: roots[t][i][1])
+            steps = _continuation(trees[best], roots[best][i])
+            rows.append((visits, value / visits, i, steps))
+    rows.sort(key=lambda row: (-row[0], -row[1], row[2]))
+    return [MoveStats(game._search_move(steps), visits, mean)
+            for visits, mean, _, steps in rows]
+
+
+def _continuation(tree: Any, row: tuple[Any, ...]) -> list[int]:
+    """The actions of one move: ``row``'s action, then while the mover is still in
+    the middle of the move, the most visited next step."""
+    steps = [int(row[0])]
+    while row[3] == 1:
+        children = [c for c in tree.children(row[4]) if c[1] > 0]
+        if not children:
+            break
+        row = max(children, key=lambda c: (c[1], c[2] / c[1]))
+        steps.append(int(row[0]))
+    return steps
