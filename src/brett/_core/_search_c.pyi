@@ -1,16 +1,18 @@
 """Type stubs of the compiled tree search (see _search_c.pyx and its twin _search_py.py)."""
 
-from typing import Any
+from typing import Any, final
 
 from typing_extensions import disjoint_base
 
 from ._common import CoreBase
 
+@final
 @disjoint_base
 class StopFlag:
     def set(self) -> None: ...
     def is_set(self) -> bool: ...
 
+@final
 @disjoint_base
 class Tree:
     @property
