@@ -2,18 +2,15 @@
 
 from typing import Any, final
 
-from typing_extensions import disjoint_base
 
 from ._common import CoreBase
 
 @final
-@disjoint_base
 class StopFlag:
     def set(self) -> None: ...
     def is_set(self) -> bool: ...
 
 @final
-@disjoint_base
 class Tree:
     @property
     def iterations(self) -> int: ...
