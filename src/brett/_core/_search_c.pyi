@@ -2,7 +2,6 @@
 
 from typing import Any, final
 
-
 from ._common import CoreBase
 
 @final
