@@ -74,6 +74,18 @@ def test_features_over_the_games_use_the_public_api(module: str) -> None:
     assert private == [], f"{module} reads {private}"
 
 
+def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
+    """ai.py reaches under the public API only for what a search needs (see
+    docs/architecture.md, layer 5): the core to clone and the base's search hooks."""
+    tree = ast.parse((SRC / "ai.py").read_text())
+    private = {node.attr for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+               and not node.attr.startswith("__")
+               and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+    assert private <= {"_core", "_move_from_core", "_search_move", "_search_plies",
+                       "_refuse_pending"}, private
+
+
 def test_the_game_list_is_written_once() -> None:
     """The names of all four games appear together only in the registry."""
     names = list(brett.GAMES)

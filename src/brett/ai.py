@@ -35,11 +35,13 @@ plain-Python twin ``_search_py.py``).  How it treats each game:
   their root statistics; each tree does its share of ``iterations``.  A seeded
   search with an ``iterations`` budget is reproducible (for any ``threads``).
 * **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread) or Ctrl-C ends a
-  search at once; it returns the best move found so far (a Ctrl-C before the
-  first iteration is raised as usual).  :attr:`~MCTSPlayer.last_search` tells
-  whether a search was interrupted.
-* **Memory** is bounded by ``max_nodes`` per tree (40 bytes a node); a full tree
-  keeps searching from its leaves without growing.
+  search at once; it returns the best move found so far.  Every tree completes
+  at least one iteration, so a search always has a move to return, whatever
+  stopped it.  :attr:`~MCTSPlayer.last_search` tells whether a search was
+  interrupted.
+* **Memory** is bounded by ``max_nodes`` per tree (40 bytes a node), besides
+  the root's children, which are always created; a full tree keeps searching
+  from its leaves without growing.
 """
 
 from __future__ import annotations
@@ -221,13 +223,20 @@ class MCTSPlayer(Player):
         shares = _shares(self.iterations, self.threads)
         errors: list[BaseException] = []
         start = time.perf_counter()
-        workers = [threading.Thread(target=_work, args=(tree, share, stop, errors),
+        done = [threading.Event() for _ in trees]
+        workers = [threading.Thread(target=_work, args=(tree, share, stop, errors, finished),
                                     daemon=True, name=f"brett-mcts-{i}")
-                   for i, (tree, share) in enumerate(zip(trees, shares, strict=True))]
-        for worker in workers:
-            worker.start()
-        interrupted = self._wait(workers, stop, start)
+                   for i, (tree, share, finished)
+                   in enumerate(zip(trees, shares, done, strict=True))]
+        try:
+            for worker in workers:
+                worker.start()
+            interrupted = self._wait(workers, done, stop, start)
+        finally:
+            stop.set()  # a Ctrl-C before the wait: no worker may search on
         elapsed = time.perf_counter() - start
+        for worker in workers:  # each is past its search: this only reaps the thread
+            worker.join()
         if errors:
             raise errors[0]
         total = sum(tree.iterations for tree in trees)
@@ -235,34 +244,38 @@ class MCTSPlayer(Player):
         self.total_seconds += elapsed
         self.last_search = SearchInfo(total, elapsed, sum(tree.size for tree in trees),
                                       self.threads, interrupted)
-        if total == 0 and interrupted:
-            raise KeyboardInterrupt
-        return _statistics(game, trees)
+        return _statistics(game, trees)  # a tree with a share did an iteration: never empty
 
-    def _wait(self, workers: list[threading.Thread], stop: Any, start: float) -> bool:
-        """Wait for the workers until the time budget; True if Ctrl-C or stop() ended them."""
+    def _wait(self, workers: list[threading.Thread], done: list[threading.Event], stop: Any,
+              start: float) -> bool:
+        """Wait for the workers until the time budget; True if Ctrl-C or stop() ended them.
+
+        Waits on each worker's ``done`` event, not on ``Thread.join``: before Python
+        3.13 a join interrupted by Ctrl-C marks a running thread as finished
+        (python/cpython#90882), and the trees would be read while still searched."""
         deadline = None if self.seconds is None else start + self.seconds
         interrupted = False
         try:
-            for worker in workers:
-                while worker.is_alive():
+            for worker, finished in zip(workers, done, strict=True):
+                while not finished.is_set() and worker.is_alive():
                     left = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
                     if left <= 0:
                         stop.set()
                         left = 0.05
-                    worker.join(left)
+                    finished.wait(left)
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
-            for worker in workers:
-                worker.join()
+            for worker, finished in zip(workers, done, strict=True):
+                while not finished.wait(0.05) and worker.is_alive():
+                    pass
         timed_out = deadline is not None and time.perf_counter() >= deadline
         return interrupted or (stop.is_set() and not timed_out)
 
 
 def _positive(value: Any, name: str, zero: bool = False) -> float:
-    try:
-        number = float(value)
+    try:  # a number, not its notation: float("1") would pass
+        number = float("nan") if isinstance(value, (str, bytes, bytearray)) else float(value)
     except (TypeError, ValueError, OverflowError):
         number = float("nan")
     if isinstance(value, bool) or not (number >= 0 if zero else number > 0) \
@@ -279,25 +292,29 @@ def _shares(iterations: Optional[int], threads: int) -> list[int]:
     return [iterations // threads + (i < iterations % threads) for i in range(threads)]
 
 
-def _work(tree: Any, iterations: int, stop: Any, errors: list[BaseException]) -> None:
+def _work(tree: Any, iterations: int, stop: Any, errors: list[BaseException],
+          done: threading.Event) -> None:
     try:
         if iterations != 0:
             tree.run(iterations, stop)
     except BaseException as error:  # handed to the searching thread
         errors.append(error)
         stop.set()
+    finally:
+        done.set()
 
 
 def _statistics(game: Game[Any], trees: list[Any]) -> list[MoveStats[Any]]:
     """The root's moves over all trees, best first; each move completed along the
     most visited steps (a Phutball jump chain) of the tree that tried it most."""
     roots = [tree.root() for tree in trees]
+    grown = [t for t, root in enumerate(roots) if root]  # a tree without an iteration has none
     rows = []
-    for i in range(len(roots[0])):
-        visits = sum(root[i][1] for root in roots)
-        value = sum(root[i][2] for root in roots)
+    for i in range(len(roots[grown[0]]) if grown else 0):
+        visits = sum(roots[t][i][1] for t in grown)
+        value = sum(roots[t][i][2] for t in grown)
         if visits:
-            best = max(range(len(trees)), key=lambda t: roots[t][i][1])
+            best = max(grown, key=lambda t: roots[t][i][1])
             steps = _continuation(trees[best], roots[best][i])
             rows.append((visits, value / visits, i, steps))
     rows.sort(key=lambda row: (-row[0], -row[1], row[2]))

@@ -14,7 +14,8 @@ children created at once) on its second visit, or at once for the root; a leaf
 is valued by one random playout (the core's own playout, same generator).  The
 result is backed up as a value for each node's mover: 1 for a win, 0 for a
 loss, 0.5 for a draw or a playout cut short.  Nodes live in one array that
-grows up to ``max_nodes``; a full tree keeps searching without expanding.
+grows up to ``max_nodes`` (the root's children are always made); a full tree
+keeps searching without expanding.
 """
 
 cimport cython
@@ -123,12 +124,12 @@ cdef class Tree:
         else:
             n = self.core.s_actions(self.actions)
         need = self.nnodes + n
-        if n <= 0 or need > self.max_nodes:
+        if n <= 0 or (need > self.max_nodes and at != 0):   # the root always gets its children
             return 0
         if need > self.capacity:
             cap = self.capacity
             while cap < need:
-                cap = min(cap * 2, self.max_nodes)
+                cap = min(cap * 2, max(self.max_nodes, need))
             grown = <Node *>realloc(self.nodes, cap * sizeof(Node))
             if grown == NULL:
                 return 0
@@ -236,13 +237,14 @@ cdef class Tree:
 
     # ---- Python API
     def run(self, long long iterations, StopFlag stop):
-        """Up to ``iterations`` more iterations (-1: until stopped); the number done."""
+        """Up to ``iterations`` more iterations (-1: until stopped), at least one
+        unless the game is over; the number done."""
         cdef long long done = 0
         cdef int r = 1
         if self.core.s_player() == TERMINAL_PLAYER:
             return 0
         with nogil:
-            while ((iterations < 0 or done < iterations) and not stop.flag
+            while ((iterations < 0 or done < iterations) and (done == 0 or not stop.flag)
                    and self.nodes[0].visits < MAX_VISITS):
                 r = self.iterate()
                 if r <= 0:

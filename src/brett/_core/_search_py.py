@@ -63,7 +63,8 @@ class Tree:
         player = core._player()
         options = (core._s_chance() if player == CHANCE
                    else [(a, 1.0) for a in core._s_actions()])
-        if not options or len(self.nodes) + len(options) > self.max_nodes:
+        full = len(self.nodes) + len(options) > self.max_nodes and node is not self.nodes[0]
+        if not options or full:
             return False
         node.children = [_Node(a, player, p) for a, p in options]
         self.nodes.extend(node.children)
@@ -123,12 +124,13 @@ class Tree:
                                else (1.0 if (mask >> node.mover) & 1 else 0.0))
 
     def run(self, iterations: int, stop: StopFlag) -> int:
-        """Up to ``iterations`` more iterations (-1: until stopped); the number done."""
+        """Up to ``iterations`` more iterations (-1: until stopped), at least one
+        unless the game is over; the number done."""
         if self.core._player() == TERMINAL:
             return 0
         done = 0
         with self.core._guard:
-            while ((iterations < 0 or done < iterations) and not stop.is_set()
+            while ((iterations < 0 or done < iterations) and (done == 0 or not stop.is_set())
                    and self.nodes[0].visits < MAX_VISITS):
                 self._iterate()
                 done += 1
