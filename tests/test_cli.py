@@ -77,7 +77,16 @@ def test_options_before_or_after_the_game() -> None:
     (["perft", "focus", "--depth", "1", "--moves", "a1-a2"], "'a2'"),
     (["perft", "phutball", "--depth", "1", "--position", "nonsense 0"], "nonsense"),
     (["bench", "schuft", "--games", "-5"], "n=-5"),
-    (["play", "reversi", "--seats", "human,robot"], "--seats"),
+    (["play", "reversi", "--seats", "human,robot"], "--seats: 'robot' is not a seat"),
+    (["play", "reversi", "--seats", "robot"], "each seat is human, random, mcts"),
+    (["play", "reversi", "--seats", "human,mcts:abc"], "--seats: 'mcts:abc': the seconds"),
+    (["play", "reversi", "--seats", "mcts:-1"], "a number above 0"),
+    (["play", "reversi", "--seats", "mcts:0"], "a number above 0"),
+    (["play", "reversi", "--seats", "mcts:inf"], "a number above 0"),
+    (["play", "reversi", "--seats", "level:11"], "--seats: 'level:11': the level"),
+    (["play", "reversi", "--seats", "level:0"], "from 1 to 10"),
+    (["play", "reversi", "--seats", "level:two"], "from 1 to 10"),
+    (["play", "reversi", "--seats", "human,"], "'' is not a seat"),
 ])
 def test_errors_are_one_line_on_stderr(args: list[str], message: str) -> None:
     result = brett_cli(*args)
@@ -111,6 +120,84 @@ def test_play_computer_against_computer_to_the_end(name: str) -> None:
     result = brett_cli("play", name, "--seats", "random,random", "--seed", "2", *options)
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout.rstrip().splitlines()[-1].startswith("game over: Outcome(")
+
+
+PLAYS = re.compile(r"^(Black \(x\)|White \(o\)) plays ([a-h][1-8]|pass) "
+                   r"\(([\d,]+) iterations, value (0\.\d\d|1\.00)\)$")
+
+
+def test_play_against_the_tree_search_to_the_end() -> None:
+    result = brett_cli("play", "reversi", "--seats", "mcts:0.02,random", "--seed", "1")
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    searched = [PLAYS.match(line) for line in lines if line.startswith("Black (x) plays")]
+    assert len(searched) >= 20 and all(searched)
+    assert all(int(m.group(3).replace(",", "")) > 0 for m in searched if m)
+    assert "White (o) plays" in result.stdout and "iterations" not in \
+        "".join(line for line in lines if line.startswith("White"))
+    assert lines[-1].startswith("game over: Outcome(")
+
+
+@pytest.mark.parametrize("name", list(PERFT))
+def test_play_levels_against_each_other_in_every_game(name: str) -> None:
+    options = {"focus": ["--players", "3"], "phutball": ["--columns", "7", "--rows", "7"],
+               "schuft": ["--max-plies", "30"]}.get(name, [])
+    args = ("play", name, "--seats", "level:1,level:2", "--seed", "4", *options)
+    result = brett_cli(*args)
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.rstrip().splitlines()[-1].startswith("game over: Outcome(")
+    counts = re.findall(r" plays .* \((\d+) iterations, value [01]\.\d\d\)$", result.stdout,
+                        re.MULTILINE)
+    assert counts
+    if set(counts) == {"10", "30"}:  # every search ran to its iterations, none out of time
+        assert brett_cli(*args).stdout == result.stdout  # so the seeded game is the same
+
+
+def test_play_against_a_level_through_a_pipe() -> None:
+    """A person (through a pipe) against level 1: its replies are reproducible with
+    --seed; ``hint`` lists the search's best moves."""
+    args = ("play", "reversi", "--seats", "human,level:1", "--seed", "5")
+    first = brett_cli(*args, stdin="d3\nquit\n")
+    reply = PLAYS.match(next(line for line in first.stdout.splitlines()
+                             if line.startswith("White")))
+    assert first.returncode == 0 and first.stderr == "" and reply
+    game = brett.Reversi()
+    game.push("d3")
+    game.push(reply.group(2))
+    script = f"d3\n{next(iter(game.legal_moves))}\nquit\n"
+    result = brett_cli(*args, stdin=script)
+    assert result.returncode == 0 and result.stderr == ""
+    replies = [line for line in result.stdout.splitlines() if line.startswith("White")]
+    assert len(replies) == 2 and all(PLAYS.match(line) for line in replies)
+    if all("(10 iterations" in line for line in [*replies, reply.group(0)]):
+        # level 1 ran to its 10 iterations (not out of its 0.05 s): --seed seeds it
+        assert replies[0] == reply.group(0)
+        assert brett_cli(*args, stdin=script).stdout == result.stdout
+    hinted = brett_cli(*args, stdin="hint 0.2\nhint x\nquit\n")
+    assert hinted.returncode == 0
+    hint = next(line for line in hinted.stdout.splitlines() if line.startswith("hint: "))
+    moves = re.findall(r"([a-h][1-8]) \(([\d,]+) visits?, value ([01]\.\d\d)\)", hint)
+    assert len(moves) == 3 and {m[0] for m in moves} <= {"d3", "c4", "f5", "e6"}
+    assert hint.endswith(" iterations)")
+    assert "hint SECONDS: a number above 0" in hinted.stderr
+    assert "hint, undo, quit" in hinted.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+def test_ctrl_c_during_a_search_quits() -> None:
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "play", "reversi", "--seats",
+                             "mcts:60,human"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip()  # the board: the search has begun
+    time.sleep(1.0)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and err == "brett: interrupted\n"
+    assert time.monotonic() - sent < 5 and "plays" not in out
 
 
 def test_play_through_a_pipe() -> None:

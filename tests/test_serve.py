@@ -135,6 +135,24 @@ def test_every_command_through_a_pipe(client: Client) -> None:
     ('{"id": 7, "cmd": "roll", "game_id": "g1", "roll": "1-2-3"}', "BrettError", "chance"),
     ('{"id": 7, "cmd": "perft", "game_id": "g1", "depth": 1000}', "BrettError", "depth"),
     ('{"id": 7, "cmd": "load", "record": "{}"}', "InvalidRecordError", "not a brett record"),
+    ('{"id": 7, "cmd": "play", "game_id": "g1", "level": 11}', "BrettError", "level=11"),
+    ('{"id": 7, "cmd": "play", "game_id": "g1", "level": "3"}', "BrettError", "level='3'"),
+    ('{"id": 7, "cmd": "play", "game_id": "g1", "level": 3, "seconds": 1}', "ProtocolError",
+     "\"level\" is a budget of its own"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "seconds": 0}', "BrettError", "seconds=0"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "seconds": 61}', "BrettError", "at most 60"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "seconds": "1"}', "BrettError", "seconds='1'"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "seconds": NaN}', "BrettError", "seconds=nan"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "iterations": 0}', "BrettError",
+     "iterations=0"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "iterations": 1e9}', "BrettError",
+     "iterations=1000000000.0"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "level": 1, "seed": "x"}', "BrettError",
+     "seed='x'"),
+    ('{"id": 7, "cmd": "hint", "game_id": "g1", "level": 1, "limit": -1}', "BrettError",
+     "limit=-1"),
+    ('{"id": 7, "cmd": "play", "game_id": "g9", "level": 1}', "ProtocolError",
+     "unknown game_id"),
 ])
 def test_bad_requests_are_answered_and_lose_nothing(client: Client, line: str, kind: str,
                                                      message: str) -> None:
@@ -161,6 +179,92 @@ def test_stop_and_the_end_of_input_interrupt_a_long_search(client: Client) -> No
     assert client.receive() == {"id": "halt", "ok": True}
     assert client.ask(cmd="state", game_id="g1")["moves_played"] == []  # the game is intact
     client.send({"id": "again", "cmd": "perft", "game_id": "g1", "depth": 14})
+    time.sleep(0.3)
+    closed = time.monotonic()
+    assert client.close() == 0 and time.monotonic() - closed < 2.0
+
+
+def test_the_computer_plays_and_hints(client: Client) -> None:
+    client.ask(cmd="new", game="reversi")
+    hint = client.ask(cmd="hint", game_id="g1", iterations=2000, seed=1, limit=3)
+    assert hint["ok"] and hint["iterations"] == 2000 and hint["interrupted"] is False
+    moves = hint["moves"]
+    assert len(moves) == 3 and {m["move"] for m in moves} <= {"d3", "c4", "f5", "e6"}
+    assert [m["visits"] for m in moves] == sorted((m["visits"] for m in moves), reverse=True)
+    assert all(0 <= m["value"] <= 1 for m in moves)
+    again = client.ask(cmd="hint", game_id="g1", iterations=2000, seed=1, limit=3)
+    assert again["moves"] == moves  # a seeded search of so many iterations is reproducible
+    played = client.ask(cmd="play", game_id="g1", iterations=2000, seed=1)
+    assert played["played"] == moves[0]["move"] and played["value"] == moves[0]["value"]
+    assert played["effects"]["square"] == played["played"] and played["effects"]["flipped"]
+    assert played["to_move"] == 1 and played["moves_played"] == [played["played"]]
+    assert played["iterations"] == 2000 and played["interrupted"] is False
+    reply = client.ask(cmd="play", game_id="g1", level=1)
+    assert reply["ok"] and reply["to_move"] == 0 and len(reply["moves_played"]) == 2
+    assert 0 < reply["iterations"] <= 10  # level 1: 10 iterations or 0.05 s
+    timed = client.ask(cmd="hint", game_id="g1", seconds=0.2)
+    assert timed["ok"] and 0.15 < timed["seconds"] < 2 and timed["iterations"] > 0
+    # every game: Schuft's dice are rolled by play, its turns searched
+    schuft = client.ask(cmd="new", game="schuft", options={"players": 2})["game_id"]
+    assert client.ask(cmd="hint", game_id=schuft, level=1)["error"]["type"] == "BrettError"
+    rolled = client.ask(cmd="play", game_id=schuft, seed=3)
+    assert rolled["to_move"] == 0 and rolled["iterations"] == 0 and "value" not in rolled
+    turn = client.ask(cmd="play", game_id=schuft, level=2, seed=3)
+    assert turn["to_move"] == "chance" and turn["effects"]["player"] == 0
+    ball = client.ask(cmd="new", game="phutball", options={"columns": 9, "rows": 9})
+    assert client.ask(cmd="play", game_id=ball["game_id"], level=2)["to_move"] == 1
+    focus = client.ask(cmd="new", game="focus", options={"players": 3})["game_id"]
+    assert client.ask(cmd="hint", game_id=focus, level=2, limit=1)["moves"][0]["visits"] > 0
+    # the end of a game
+    over = client.ask(cmd="load", record=brett.dump(_finished_reversi()))["game_id"]
+    for command in ("play", "hint"):
+        failed = client.ask(cmd=command, game_id=over, level=1)["error"]
+        assert failed["type"] == "BrettError" and "the game is over" in failed["message"]
+
+
+def _finished_reversi() -> brett.Reversi:
+    game = brett.Reversi(size=6)
+    game.random_playout(seed=1)
+    return game
+
+
+def test_stop_ends_a_search_with_its_best_move_so_far(client: Client) -> None:
+    client.ask(cmd="new", game="reversi")
+    client.send({"id": "long", "cmd": "hint", "game_id": "g1", "seconds": 30})
+    time.sleep(0.5)
+    sent = time.monotonic()
+    client.send({"id": "halt", "cmd": "stop"})
+    hint = client.receive()
+    assert time.monotonic() - sent < 2.0
+    assert hint["id"] == "long" and hint["ok"] and hint["interrupted"] is True
+    assert 0.3 < hint["seconds"] < 5 and hint["iterations"] > 0
+    assert hint["moves"] and hint["moves"][0]["move"] in ("d3", "c4", "f5", "e6")
+    assert client.receive() == {"id": "halt", "ok": True}
+    # play: the best move so far is played
+    client.send({"id": "move", "cmd": "play", "game_id": "g1", "seconds": 30})
+    time.sleep(0.5)
+    sent = time.monotonic()
+    client.send({"id": "now", "cmd": "stop"})
+    played = client.receive()
+    assert time.monotonic() - sent < 2.0
+    assert played["ok"] and played["interrupted"] is True and played["to_move"] == 1
+    assert played["moves_played"] == [played["played"]]
+    assert client.receive() == {"id": "now", "ok": True}
+    # a stop sent straight after the request, before its search began: nothing played
+    client.send({"id": "soon", "cmd": "play", "game_id": "g1", "seconds": 30})
+    client.send({"id": "no", "cmd": "stop"})
+    sent = time.monotonic()
+    first = client.receive()
+    assert time.monotonic() - sent < 2.0
+    if first["ok"]:  # the search had begun: it stopped with its best so far
+        assert first["interrupted"] is True and len(first["moves_played"]) == 2
+    else:
+        assert first["error"]["type"] == "Interrupted"
+    assert client.receive() == {"id": "no", "ok": True}
+    # the server goes on searching
+    quick = client.ask(cmd="hint", game_id="g1", iterations=500)
+    assert quick["iterations"] == 500 and quick["interrupted"] is False
+    client.send({"id": "again", "cmd": "hint", "game_id": "g1", "seconds": 30})
     time.sleep(0.3)
     closed = time.monotonic()
     assert client.close() == 0 and time.monotonic() - closed < 2.0

@@ -62,13 +62,22 @@ class Player:
         self.idle()
         self.shots = shots
 
-    def new_game(self, game: str, options: str = "{}", opponent: str = "human") -> None:
-        self.page.select_option("#opponent", opponent)
+    def new_game(self, game: str, options: str = "{}", computer: str = "nobody",
+                 strength: str = "3") -> None:
+        """A new game; ``computer`` is the seat the computer plays ("nobody", a seat
+        number, "others"), ``strength`` "random" or a level."""
+        self.page.select_option("#strength", strength)
         self.page.select_option("#game", game)  # starts a game of it
         self.page.fill("#options", options)
         self.idle()
         self.page.click("#new")
         self.idle()
+        self.page.select_option("#computer", computer)  # the computer moves if it is to
+        self.idle()
+
+    def moves(self) -> list[str]:
+        return [str(m) for m in self.page.eval_on_selector_all(
+            "#moves li", "items => items.map(e => e.textContent)")]
 
     def played(self) -> int:
         return int(self.page.eval_on_selector("#moves", "e => e.children.length"))
@@ -170,7 +179,7 @@ def test_a_schuft_turn_with_given_dice(person: Player) -> None:
 
 
 def test_against_the_random_player_with_undo(person: Player) -> None:
-    person.new_game("reversi", "{}", opponent="random")
+    person.new_game("reversi", "{}", computer="1", strength="random")
     person.enter(("d3",), 2)  # the random player answers at once
     engine = brett.Reversi.from_position(person.position())
     assert person.played() == 2 and engine.current_player() == 0
@@ -181,3 +190,75 @@ def test_against_the_random_player_with_undo(person: Player) -> None:
     person.page.click("#new")
     person.idle()
     assert "Options" in person.page.inner_text("#error")
+
+
+def test_against_the_computer_with_a_hint(person: Player) -> None:
+    """The computer (a level-1 tree search) answers each click; a hint lists the
+    search's best moves and marks them on the board; a hint's button plays it."""
+    person.new_game("reversi", "{}", computer="1", strength="1")
+    seats = person.page.eval_on_selector_all("#computer option", "os => os.map(o => o.text)")
+    assert seats == ["nobody", "Black (x)", "White (o)"]
+    engine = brett.Reversi()
+    for turn in range(3):
+        move = next(iter(engine.legal_moves))
+        person.enter(engine._click_path(move), len(engine.move_stack) + 2)
+        engine.push(move)
+        played = person.moves()
+        assert played[:-1] == [str(m) for m in engine.move_stack] and len(played) == 2 * turn + 2
+        engine.push(played[-1])  # the computer's reply, a legal move
+        assert person.position() == engine.position()
+        info = person.page.inner_text("#info")
+        assert info.startswith(f"White (o) played {played[-1]} (level 1: ") and "value" in info
+    assert person.page.is_hidden("#hints")
+    person.page.click("#hint")
+    person.idle()
+    hinted = person.page.eval_on_selector_all(
+        "#hint-moves button", "buttons => buttons.map(b => b.textContent)")
+    legal = {str(m) for m in engine.legal_moves}
+    assert 1 <= len(hinted) <= 5 and set(hinted) <= legal
+    assert "visits" in person.page.inner_text("#hint-moves")
+    marked = person.page.eval_on_selector_all(
+        "#board .highlight", "marks => marks.map(m => m.closest('[data-square]').dataset.square)")
+    assert set(marked) == set(hinted[:3])  # the best three are marked on the board
+    person.screenshot("reversi-computer")
+    person.page.locator("#hint-moves button").first.click()  # play the best one
+    person.idle()
+    person.page.wait_for_function("document.querySelector('#moves').children.length >= 8")
+    played = person.moves()
+    assert played[6] == hinted[0] and len(played) == 8
+    engine.push(played[6])
+    engine.push(played[7])
+    assert person.position() == engine.position() and person.page.is_hidden("#hints")
+    # the computer takes Black: it moves at once; undo goes back to White's turn
+    person.page.select_option("#computer", "0")
+    person.idle()
+    assert len(person.moves()) == 9
+    person.page.click("#undo")
+    person.idle()
+    assert len(person.moves()) == 7 and "White (o) to move" in person.page.inner_text("#status")
+
+
+def test_schuft_against_the_computer_who_rolls_its_own_dice(person: Player) -> None:
+    """The person rolls (here: given dice) and moves; the computer rolls for its own
+    turn and moves; then the page waits for the person's roll."""
+    person.new_game("schuft", '{"players": 2}', computer="1", strength="1")
+    assert person.moves() == [] and "Roll the dice" in person.page.inner_text("#status")
+    assert person.page.is_disabled("#hint")
+    person.page.fill("#roll", "5-8-2")
+    person.page.click("#given")
+    person.idle()
+    engine = brett.Schuft(players=2)
+    engine.roll("5-8-2")
+    turn = list(engine.legal_moves)[3]
+    person.enter(engine._click_path(turn), 4)
+    engine.push(turn)
+    played = person.moves()
+    assert played[:2] == ["5-8-2", str(turn)] and len(played) == 4
+    engine.push(played[2])  # the computer's roll
+    engine.push(played[3])  # and its turn
+    assert person.position() == engine.position() and engine.is_chance_node()
+    assert "Roll the dice" in person.page.inner_text("#status")
+    assert person.page.inner_text("#info").startswith("green (g) played ")
+    person.page.click("#random-roll")  # the person's roll alone, no move with it
+    person.idle()
+    assert len(person.moves()) == 5 and "red (r) to move" in person.page.inner_text("#status")

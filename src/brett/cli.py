@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import sys
@@ -68,10 +69,11 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                     help="run the subtrees on a Dask cluster (pip install 'brett[dask]')")
     elif command == "play":
         _add_option(parser, "--seats", top=top, default="human,random", metavar="KINDS",
-                    help="comma-separated 'human' or 'random' per seat, repeated "
-                         "for further players (default: human,random)")
+                    help="comma-separated, one per seat, repeated for further players: "
+                         "human, random, mcts (tree search, 1 s a move), mcts:SECONDS "
+                         "or level:N (1 weakest to 10 strongest) (default: human,random)")
         _add_option(parser, "--seed", top=top, type=int,
-                    help="seed for the random players and dice")
+                    help="seed for the computer players and dice")
         _add_option(parser, "--json", top=top, action="store_true",
                     help="for programs: speak the JSON Lines protocol of 'brett serve' "
                          "on stdin/stdout, this game open as game_id g1")
@@ -349,6 +351,73 @@ def cmd_bench(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
           f"unfinished {stats.unfinished}", file=out)
 
 
+class Seat:
+    """One entry of ``--seats``: a person, the random player or a tree search."""
+
+    def __init__(self, kind: str, player: Any = None) -> None:
+        self.kind = kind      # "human", "random" or "mcts"
+        self.player = player  # the MCTSPlayer of an "mcts" seat
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+
+SEAT_KINDS = "human, random, mcts, mcts:SECONDS or level:N (N from 1 to 10)"
+MAX_SEAT_SECONDS = 3600.0
+"""The longest search a computer seat may be given for one move."""
+HINT_SECONDS = 1.0
+"""The search of ``hint`` (``hint SECONDS`` gives another)."""
+HINT_MOVES = 3
+
+
+def parse_seats(text: str, seed: Optional[int] = None) -> list[Seat]:
+    """The seats of ``--seats``; each search gets its own seed, derived from ``seed``."""
+    seeds = random.Random(f"brett seats {seed}") if seed is not None else None
+    seats = []
+    for spec in text.split(","):
+        name, colon, value = spec.strip().partition(":")
+        name, value, shown = name.strip().lower(), value.strip(), spec.strip()
+        seat_seed = None if seeds is None else seeds.getrandbits(63)
+        if not colon and name in ("human", "random"):
+            seats.append(Seat(name))
+        elif not colon and name == "mcts":
+            seats.append(Seat("mcts", _mcts(seconds=1.0, seed=seat_seed)))
+        elif colon and name == "mcts":
+            seconds = _seat_number(value, float)
+            if seconds is None or not 0 < seconds <= MAX_SEAT_SECONDS:
+                raise BrettError(f"--seats: {shown!r:.40}: the seconds a move are a number "
+                                 f"above 0 and at most {MAX_SEAT_SECONDS:g}")
+            seats.append(Seat("mcts", _mcts(seconds=seconds, seed=seat_seed)))
+        elif colon and name == "level":
+            level = _seat_number(value, int)
+            if level is None or not 1 <= level <= 10:
+                raise BrettError(f"--seats: {shown!r:.40}: the level is a whole number "
+                                 f"from 1 to 10")
+            seats.append(Seat("mcts", _mcts(level=int(level), seed=seat_seed)))
+        else:
+            raise BrettError(f"--seats: {shown!r:.40} is not a seat: each seat is "
+                             f"{SEAT_KINDS}")
+    return seats
+
+
+def _seat_number(value: str, kind: Callable[[str], float]) -> Optional[float]:
+    try:
+        number = kind(value)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _mcts(seconds: Optional[float] = None, level: Optional[int] = None,
+          seed: Optional[int] = None) -> Any:
+    from .ai import MCTSPlayer
+
+    if level is not None:
+        return MCTSPlayer.level(level, seed=seed)
+    return MCTSPlayer(seconds=seconds, seed=seed)
+
+
 def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
     if args.json:
@@ -361,9 +430,7 @@ def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO
             raise KeyboardInterrupt
         return
     read = read or input  # looked up at call time, so tests can patch builtins.input
-    kinds = [k.strip() for k in args.seats.split(",")]
-    if any(k not in ("human", "random") for k in kinds):
-        raise BrettError(f"--seats: each seat is 'human' or 'random', not {args.seats!r}")
+    seats = parse_seats(args.seats, args.seed)
     rng = random.Random(args.seed)
     print(game, file=out, flush=True)
     while not game.is_over():
@@ -374,24 +441,54 @@ def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO
             print(f"chance: {game.peek()}", file=out, flush=True)
             continue
         player = game.current_player()
-        kind = kinds[player % len(kinds)]
-        if kind == "random":
+        seat = seats[player % len(seats)]
+        if seat.kind == "random":
             # The game's own random mover: Phutball draws a path step by step
             # instead of listing every path, which can be exponentially many.
             game.random_playout(seed=rng.getrandbits(64), max_plies=1)
             print(f"{game.player_name(player)} plays {game.peek()}", file=out, flush=True)
-        elif not _human_turn(game, player, kinds, out, err, read):
+        elif seat.kind == "mcts":
+            best = _search(seat.player, game)[0]
+            info = seat.player.last_search
+            game.push(best.move)
+            print(f"{game.player_name(player)} plays {best.move} ({info.iterations:,} "
+                  f"iterations, value {best.value:.2f})", file=out, flush=True)
+        elif not _human_turn(game, player, seats, out, err, read):
             return
         print(game, file=out, flush=True)
     print(f"game over: {game.outcome()}", file=out, flush=True)
 
 
-def _human_turn(game: Game[Any], player: int, kinds: list[str], out: TextIO, err: TextIO,
+def _search(player: Any, game: Game[Any]) -> list[Any]:
+    """``player.analyse(game)``; a search that Ctrl-C cut short quits the game."""
+    stats: list[Any] = player.analyse(game)
+    if player.last_search.interrupted:
+        raise KeyboardInterrupt
+    return stats  # never empty: every search completes an iteration
+
+
+def _hint(game: Game[Any], text: str, out: TextIO, err: TextIO) -> None:
+    """``hint`` or ``hint SECONDS``: the search's best moves for the player to move."""
+    value = text[len("hint"):].strip()
+    seconds = _seat_number(value, float) if value else HINT_SECONDS
+    if seconds is None or not 0 < seconds <= MAX_SEAT_SECONDS:
+        print(f"  hint SECONDS: a number above 0 and at most {MAX_SEAT_SECONDS:g}, "
+              f"not {value!r:.20}", file=err, flush=True)
+        return
+    player = _mcts(seconds=seconds)
+    stats = _search(player, game)[:HINT_MOVES]
+    moves = ", ".join(f"{s.move} ({s.visits:,} visit{'s' * (s.visits != 1)}, value "
+                      f"{s.value:.2f})" for s in stats)
+    print(f"hint: {moves} ({player.last_search.iterations:,} iterations)", file=out,
+          flush=True)
+
+
+def _human_turn(game: Game[Any], player: int, seats: list[Seat], out: TextIO, err: TextIO,
                 read: Callable[[str], str]) -> bool:
     """Ask until a legal move is given; False when the player quits."""
     while True:
         print(f"{game.player_name(player)} to move (a move, ? for the legal moves, "
-              f"undo, quit):", file=out, flush=True)
+              f"hint, undo, quit):", file=out, flush=True)
         try:
             text = read("").strip()
         except EOFError:
@@ -400,8 +497,10 @@ def _human_turn(game: Game[Any], player: int, kinds: list[str], out: TextIO, err
             return False
         if text == "?":
             print(" ".join(str(m) for m in game.legal_moves), file=out, flush=True)
+        elif text == "hint" or text.startswith("hint "):
+            _hint(game, text, out, err)
         elif text == "undo":
-            if _undo_to_human(game, kinds):
+            if _undo_to_human(game, seats):
                 print(game, file=out, flush=True)
             else:
                 print("nothing to undo: no move of yours is on the board", file=err,
@@ -414,7 +513,7 @@ def _human_turn(game: Game[Any], player: int, kinds: list[str], out: TextIO, err
                 print(f"  {exc}", file=err, flush=True)
 
 
-def _undo_to_human(game: Game[Any], kinds: list[str]) -> bool:
+def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
     """Take back the last move a human made and everything after it (the
     computers' replies, the dice); False if no human move is on the stack."""
     trial = game.copy()
@@ -422,7 +521,7 @@ def _undo_to_human(game: Game[Any], kinds: list[str]) -> bool:
     while trial.move_stack:
         trial.pop()
         pops += 1
-        if not trial.is_chance_node() and kinds[trial.current_player() % len(kinds)] == "human":
+        if not trial.is_chance_node() and seats[trial.current_player() % len(seats)].human:
             for _ in range(pops):
                 game.pop()
             return True

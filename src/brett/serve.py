@@ -11,7 +11,8 @@ request per line; the server answers each with one line, in order::
 An error is ``{"id": ..., "ok": false, "error": {"type": ..., "message": ...}}``
 with the :class:`~brett.BrettError` subclass's name, or ``ProtocolError`` for a
 request the protocol does not understand; the games are unchanged by a failed
-request.  A long request (``perft``) stops on a ``stop`` line or when stdin is
+request.  ``play`` and ``hint`` run the tree search of :mod:`brett.ai`.  A long
+request (``perft``, ``play``, ``hint``) stops on a ``stop`` line or when stdin is
 closed.  docs/protocol.md describes every command; docs/protocol.schema.json is
 the JSON Schema of the requests and responses.
 """
@@ -24,10 +25,11 @@ import queue
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Optional, TextIO
 
-from ._checks import MAX_PERFT_DEPTH, MAX_TEXT, as_int
+from ._checks import MAX_PERFT_DEPTH, MAX_TEXT, as_int, seed_value
 from .errors import BrettError
 from .game import CHANCE, GAMES, TERMINAL, Game
 
@@ -36,7 +38,13 @@ MAX_LINE = 1 << 20
 MAX_GAMES = 1000
 """Games one server holds at once."""
 MAX_LIST = 100_000
-"""The most moves a ``legal`` answer lists (``limit`` may ask for fewer)."""
+"""The most moves a ``legal`` or ``hint`` answer lists (``limit`` may ask for fewer)."""
+MAX_SECONDS = 60.0
+"""The longest search of ``play`` and ``hint``, whatever the budget asked for."""
+MAX_ITERATIONS = 100_000_000
+"""The largest ``iterations`` budget of ``play`` and ``hint``."""
+DEFAULT_SECONDS = 1.0
+"""The search of ``play`` and ``hint`` when no budget is given."""
 
 
 class ProtocolError(Exception):
@@ -66,7 +74,8 @@ class Server:
             "new": self.new, "close": self.close, "state": self.state, "legal": self.legal,
             "move": self.move, "undo": self.undo, "roll": self.roll,
             "random_move": self.random_move, "svg": self.svg, "load": self.load,
-            "save": self.save, "perft": self.perft, "quit": self.quit, "stop": self.stop}
+            "save": self.save, "perft": self.perft, "play": self.play, "hint": self.hint,
+            "quit": self.quit, "stop": self.stop}
         self.done = False
 
     # ---- dispatch
@@ -240,6 +249,72 @@ class Server:
             game.perft(depth)
         return {"depth": depth, "nodes": nodes}
 
+    def play(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The tree search chooses a move and plays it (at a chance node: a roll)."""
+        game = self._game(request)
+        player = self._player(request)
+        if game.is_chance_node():
+            played = game.push(player.choose(game))
+            return {"played": str(played), **self._state(game), "iterations": 0,
+                    "seconds": 0.0, "interrupted": False}
+        stats = self._search(player, game)
+        best = stats[0]
+        effects = _jsonable(dataclasses.asdict(game.effects(best.move)))
+        played = game.push(best.move)
+        return {"played": str(played), "effects": effects, **self._state(game),
+                **self._info(player), "value": best.value}
+
+    def hint(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The tree search's statistics of each move, best first; nothing is played."""
+        game = self._game(request)
+        player = self._player(request)
+        limit = as_int(request.get("limit", MAX_LIST), "limit", 0, MAX_LIST)
+        stats = self._search(player, game)
+        return {"moves": [{"move": str(s.move), "visits": s.visits, "value": s.value}
+                          for s in stats[:limit]], **self._info(player)}
+
+    @staticmethod
+    def _player(request: dict[str, Any]) -> Any:
+        """The MCTSPlayer of a ``play`` or ``hint`` request's budget: ``level``, or
+        ``seconds`` and/or ``iterations`` (the first reached ends the search)."""
+        from .ai import MCTSPlayer
+
+        seed = seed_value(request.get("seed"))
+        level, seconds, iterations = (request.get(k) for k in ("level", "seconds",
+                                                                "iterations"))
+        if level is not None:
+            if seconds is not None or iterations is not None:
+                raise ProtocolError("\"level\" is a budget of its own: give it without "
+                                    "\"seconds\" and \"iterations\"")
+            return MCTSPlayer.level(as_int(level, "level", 1, 10), seed=seed)
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(
+                seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS):
+            raise BrettError(f"seconds={seconds!r:.40}: expected a number above 0 and at "
+                             f"most {MAX_SECONDS:g}")
+        if iterations is not None:
+            iterations = as_int(iterations, "iterations", 1, MAX_ITERATIONS)
+        if seconds is None:
+            seconds = DEFAULT_SECONDS if iterations is None else MAX_SECONDS
+        return MCTSPlayer(seconds=seconds, iterations=iterations, seed=seed)
+
+    def _search(self, player: Any, game: Game[Any]) -> list[Any]:
+        """``player.analyse(game)``; a ``stop`` ends it with the best found so far
+        (the search's ``stop``), a person's Ctrl-C stops the server."""
+        if self.control is None:
+            stats: list[Any] = player.analyse(game)
+            stopped = False
+        else:
+            stats, stopped = self.control.search(lambda: player.analyse(game), player.stop)
+        if player.last_search.interrupted and not stopped:
+            raise KeyboardInterrupt  # Ctrl-C, which the search turned into its best so far
+        return stats  # never empty: every search completes an iteration
+
+    @staticmethod
+    def _info(player: Any) -> dict[str, Any]:
+        info = player.last_search
+        return {"iterations": info.iterations, "seconds": round(info.seconds, 6),
+                "interrupted": info.interrupted}
+
     def quit(self, request: dict[str, Any]) -> dict[str, Any]:
         self.done = True
         return {}
@@ -255,12 +330,13 @@ def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
     """Answer requests from ``inp`` on ``out`` until ``quit`` or end of input.
 
     A reader thread takes the lines, so that a ``stop`` request (or the end of
-    the input) can interrupt a long one: it raises SIGINT in this process, and
-    the compiled searches stop within milliseconds; the interrupted request is
-    answered with an ``Interrupted`` error, the ``stop`` itself with ``ok``."""
+    the input) can interrupt a long one: a perft by SIGINT in this process (the
+    compiled searches stop within milliseconds), answered with an ``Interrupted``
+    error; a tree search (``play``, ``hint``) through its ``stop()``, answered
+    with its best so far.  The ``stop`` itself is answered with ``ok``."""
     inp = inp if inp is not None else sys.stdin
     out = out if out is not None else sys.stdout
-    lines: queue.Queue[Optional[str]] = queue.Queue()
+    lines: queue.Queue[Line] = queue.Queue()
     control = _Control()
     server = server if server is not None else Server()
     server.control = control
@@ -275,49 +351,95 @@ def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
 
 class _Control:
     """Whether a request that a stop may interrupt is running, and whether a stop
-    signal was sent (so the KeyboardInterrupt it raises is not a user's Ctrl-C)."""
+    signal was sent (so the KeyboardInterrupt it raises is not a user's Ctrl-C).
+
+    A ``stop`` line interrupts the requests read before it: the one running, or
+    one still waiting its turn (it is answered ``Interrupted`` as it starts).  A
+    ``perft`` is interrupted by SIGINT, whose KeyboardInterrupt becomes the
+    ``Interrupted`` error; a tree search by its own ``stop()``, so that it ends
+    with the best move found so far."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.busy = False
         self.sent = False
+        self.stopper: Optional[Callable[[], None]] = None
+        self.runs = 0
+        self.current = 0    # the number of the request line being answered
+        self.stop_line = 0  # the number of the last stop line read
 
-    def stop(self) -> None:
+    def stop(self, line: Optional[int] = None) -> None:
+        """A stop request (line ``line`` of the input) or the end of the input (None)."""
         with self.lock:
-            if self.busy:
-                self.sent = True
+            if line is not None:
+                self.stop_line = line
+            if not self.busy:
+                return
+            self.sent = True
+            if self.stopper is None:
                 signal.raise_signal(signal.SIGINT)
+                return
+            run = self.runs
+        # A search: ask until it has ended (its stop flag is made as it starts).
+        while True:
+            with self.lock:
+                stopper = self.stopper if self.busy and self.runs == run else None
+            if stopper is None:
+                return
+            stopper()
+            time.sleep(0.005)
 
     def run(self, call: Callable[[], Any]) -> Any:
         """``call()``, interruptible by :meth:`stop`."""
         with self.lock:
+            if self.stop_line > self.current:  # stopped before it started
+                self.sent = True
+                raise KeyboardInterrupt
             self.busy = True
+            self.runs += 1
         try:
             return call()
         finally:
             with self.lock:
                 self.busy = False
 
+    def search(self, call: Callable[[], Any], stopper: Callable[[], None]) -> tuple[Any, bool]:
+        """``call()`` (a search), ended early by ``stopper()`` on :meth:`stop`; its
+        result and whether a stop came."""
+        with self.lock:
+            self.stopper = stopper
+        try:
+            result = self.run(call)
+        finally:
+            with self.lock:
+                self.stopper = None
+        with self.lock:
+            stopped, self.sent = self.sent, False
+        return result, stopped
 
-def _reader(inp: TextIO, lines: queue.Queue[Optional[str]], control: _Control) -> None:
+
+Line = Optional[tuple[int, str]]
+
+
+def _reader(inp: TextIO, lines: queue.Queue[Line], control: _Control) -> None:
     try:
-        for line in inp:
+        for number, line in enumerate(inp, 1):
             if _is_stop(line):
-                control.stop()
-            lines.put(line)
+                control.stop(number)
+            lines.put((number, line))
     except (OSError, ValueError):  # the input closed under us
         pass
     control.stop()  # the client went away: stop the search, then quit
     lines.put(None)
 
 
-def _loop(server: Server, lines: queue.Queue[Optional[str]], out: TextIO,
-          control: _Control) -> int:
+def _loop(server: Server, lines: queue.Queue[Line], out: TextIO, control: _Control) -> int:
     while not server.done:
         try:
-            line = lines.get()
-            if line is None:
+            item = lines.get()
+            if item is None:
                 return 0
+            control.current, line = item
             if line.strip():
                 out.write(json.dumps(server.handle(line)) + "\n")
                 out.flush()

@@ -1,12 +1,14 @@
 """``brett serve --http``: a small web app over the engine protocol.
 
 One page (plain HTML, JavaScript and CSS shipped in ``brett/web``, nothing from
-the network) where a person plays any of the four games, with any options,
-against another person or the random player: click to move with the legal
-targets shown, the changed squares flashing, undo, new game, Schuft's dice and
-the result.  The page speaks the protocol of :mod:`brett.serve` as JSON posted
-to ``/api``; the standard library's HTTP server serves it, one request at a
-time, on the loopback address by default.
+the network) where people play any of the four games, with any options, against
+each other or the computer (the random player, or the tree search of
+:mod:`brett.ai` at levels 1-10, on any seats): click to move with the legal
+targets shown, the changed squares flashing, undo, new game, a hint (the
+search's best moves, marked on the board), Schuft's dice and the result.  The
+page speaks the protocol of :mod:`brett.serve` as JSON posted to ``/api``
+(``play`` for the computer's moves, ``hint``); the standard library's HTTP
+server serves it, one request at a time, on the loopback address by default.
 """
 
 from __future__ import annotations
