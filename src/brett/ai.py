@@ -74,6 +74,7 @@ ends the search, so the low levels are the same on any machine and the high ones
 bounded in time."""
 
 MAX_THREADS = 256
+POLL = 0.002   # seconds between two looks at the workers (the time budget's grain)
 MAX_NODES = 50_000_000
 
 
@@ -250,25 +251,26 @@ class MCTSPlayer(Player):
               start: float) -> bool:
         """Wait for the workers until the time budget; True if Ctrl-C or stop() ended them.
 
-        Waits on each worker's ``done`` event, not on ``Thread.join``: before Python
-        3.13 a join interrupted by Ctrl-C marks a running thread as finished
-        (python/cpython#90882), and the trees would be read while still searched."""
+        Polls each worker's ``done`` flag with short sleeps and takes no lock: a
+        Ctrl-C can land anywhere in this loop, and one that interrupts a lock
+        operation (``Thread.join``, ``Event.wait``) can leave the lock or the
+        thread's state broken before Python 3.13 (python/cpython#90882), so that
+        the trees would be read while still searched, or a worker's ``set()`` wait
+        forever."""
         deadline = None if self.seconds is None else start + self.seconds
         interrupted = False
         try:
             for worker, finished in zip(workers, done, strict=True):
                 while not finished.is_set() and worker.is_alive():
-                    left = 0.05 if deadline is None else min(0.05, deadline - time.perf_counter())
-                    if left <= 0:
+                    if deadline is not None and time.perf_counter() >= deadline:
                         stop.set()
-                        left = 0.05
-                    finished.wait(left)
+                    time.sleep(POLL)
         except KeyboardInterrupt:
             interrupted = True
             stop.set()
             for worker, finished in zip(workers, done, strict=True):
-                while not finished.wait(0.05) and worker.is_alive():
-                    pass
+                while not finished.is_set() and worker.is_alive():
+                    time.sleep(POLL)
         timed_out = deadline is not None and time.perf_counter() >= deadline
         return interrupted or (stop.is_set() and not timed_out)
 
