@@ -76,7 +76,9 @@ class BuildExt(build_ext):
                     ext.extra_compile_args += ["-O0", "-g"]
                 else:
                     ext.extra_compile_args += ["-O3", "-g0"]
-                ext.extra_compile_args += ["-Wno-unreachable-code"]
+                # No fused multiply-add contraction (GCC's default where FMA exists,
+                # e.g. aarch64): the tree search must round as its Python twin does.
+                ext.extra_compile_args += ["-Wno-unreachable-code", "-ffp-contract=off"]
             if DEBUG:
                 ext.undef_macros = ["NDEBUG"]
         super().build_extensions()

@@ -39,7 +39,7 @@ plain-Python twin ``_search_py.py``).  How it treats each game:
   at least one iteration, so a search always has a move to return, whatever
   stopped it.  :attr:`~MCTSPlayer.last_search` tells whether a search was
   interrupted.
-* **Memory** is bounded by ``max_nodes`` per tree (40 bytes a node), besides
+* **Memory** is bounded by ``max_nodes`` per tree (56 bytes a node), besides
   the root's children, which are always created; a full tree keeps searching
   from its leaves without growing.
 """

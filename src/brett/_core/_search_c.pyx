@@ -8,7 +8,7 @@ tests compare their trees); read it first, it is the specification.
 
 An iteration walks from the root to a leaf: at a decision node it takes the
 first unvisited child, else the child of highest UCT score
-``mean + c * sqrt(ln(parent visits) / child visits)`` (the first on ties); at a
+``mean + c * sqrt(ln(parent visits)) / sqrt(child visits)`` (the first on ties); at a
 chance node it draws an outcome by its probability.  A node is expanded (all its
 children created at once) on its second visit, or at once for the root; a leaf
 is valued by one random playout (the core's own playout, same generator).  The
@@ -35,6 +35,8 @@ cdef extern from *:
 ctypedef struct Node:
     int64_t action       # the action from the parent (a chance outcome under a chance node)
     double value         # the sum of the values backed up, for `mover`
+    double mean          # value / visits, and 1 / sqrt(visits): kept by the backup,
+    double isq           # so that a selection costs no division nor root per child
     double prob          # the outcome's probability (children of a chance node)
     int32_t first        # first child's index, -1 while not expanded
     int32_t nchildren
@@ -101,7 +103,8 @@ cdef class Tree:
         if not (self.actions and self.probs and self.nodes and self.path):
             raise MemoryError()
         self.nnodes = 1
-        self.nodes[0] = Node(action=-1, value=0.0, prob=1.0, first=-1, nchildren=0,
+        self.nodes[0] = Node(action=-1, value=0.0, mean=0.0, isq=0.0, prob=1.0, first=-1,
+                             nchildren=0,
                              visits=0, mover=CHANCE_PLAYER, pending=0)
         self.iterations = 0
 
@@ -139,6 +142,8 @@ cdef class Tree:
             child = &self.nodes[self.nnodes + i]
             child.action = self.actions[i]
             child.value = 0.0
+            child.mean = 0.0
+            child.isq = 0.0
             child.prob = self.probs[i] if player == CHANCE_PLAYER else 1.0
             child.first = -1
             child.nchildren = 0
@@ -155,12 +160,13 @@ cdef class Tree:
         cdef Node *node = &self.nodes[at]
         cdef Node *child
         cdef int32_t i, best = node.first
-        cdef double score, top = -1.0, logn = log(<double>node.visits)
+        cdef double score, top = -1.0
+        cdef double reach = self.c * sqrt(log(<double>node.visits)) if node.visits else 0.0
         for i in range(node.first, node.first + node.nchildren):
             child = &self.nodes[i]
             if child.visits == 0:
                 return i
-            score = child.value / child.visits + self.c * sqrt(logn / child.visits)
+            score = child.mean + reach * child.isq
             if score > top:
                 top = score
                 best = i
@@ -228,6 +234,8 @@ cdef class Tree:
                 if node.mover >= 0:
                     node.value += (self.shares[node.mover] if mask < 0 else 0.5 if mask == 0
                                    else (1.0 if (mask >> node.mover) & 1 else 0.0))
+                    node.mean = node.value / node.visits
+                    node.isq = 1.0 / sqrt(<double>node.visits)
         return ok
 
     cdef void unwind(self, Py_ssize_t moves) noexcept nogil:

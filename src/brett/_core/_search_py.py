@@ -32,11 +32,14 @@ class StopFlag:
 
 
 class _Node:
-    __slots__ = ("action", "children", "mover", "pending", "prob", "value", "visits")
+    __slots__ = ("action", "children", "isq", "mean", "mover", "pending", "prob", "value",
+                 "visits")
 
     def __init__(self, action: int, mover: int, prob: float) -> None:
         self.action = action
         self.value = 0.0
+        self.mean = 0.0
+        self.isq = 0.0
         self.prob = prob
         self.children: list[_Node] | None = None
         self.visits = 0
@@ -73,11 +76,11 @@ class Tree:
     def _select(self, node: _Node) -> _Node:
         assert node.children is not None
         best, top = node.children[0], -1.0
-        logn = math.log(node.visits) if node.visits else 0.0  # unused until all are visited
+        reach = self.c * math.sqrt(math.log(node.visits)) if node.visits else 0.0
         for child in node.children:
             if child.visits == 0:
                 return child
-            score = child.value / child.visits + self.c * math.sqrt(logn / child.visits)
+            score = child.mean + reach * child.isq
             if score > top:
                 best, top = child, score
         return best
@@ -122,6 +125,8 @@ class Tree:
             if node.mover >= 0:
                 node.value += (shares[node.mover] if shares is not None else 0.5 if mask == 0
                                else (1.0 if (mask >> node.mover) & 1 else 0.0))
+                node.mean = node.value / node.visits
+                node.isq = 1.0 / math.sqrt(node.visits)
 
     def run(self, iterations: int, stop: StopFlag) -> int:
         """Up to ``iterations`` more iterations (-1: until stopped), at least one
