@@ -20,7 +20,7 @@ keeps searching without expanding.
 
 cimport cython
 from libc.math cimport log, sqrt
-from libc.stdint cimport int16_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 from ._common cimport CHANCE_PLAYER, TERMINAL_PLAYER, CoreBase, brett_rng_next
@@ -41,13 +41,16 @@ ctypedef struct Node:
     int32_t first        # first child's index, -1 while not expanded
     int32_t nchildren
     uint32_t visits
-    int16_t mover        # the player who chose `action` (CHANCE_PLAYER for an outcome)
-    int16_t pending      # 1: the mover is still in the middle of a move here; -1 unknown
+    int8_t mover         # the player who chose `action` (CHANCE_PLAYER for an outcome)
+    int8_t pending       # 1: the mover is still in the middle of a move here; -1 unknown
+    int8_t player        # s_player() here, UNKNOWN before the first visit
+    uint8_t mask         # s_winners() at a terminal node
 
 cdef enum:
     FIRST_NODES = 1024
     MAX_DEPTH_START = 256
     MAX_VISITS = 0x7FFFFFFF     # the counts stay exact in 32 bits
+    UNKNOWN = -8
 
 
 @cython.final
@@ -105,7 +108,8 @@ cdef class Tree:
         self.nnodes = 1
         self.nodes[0] = Node(action=-1, value=0.0, mean=0.0, isq=0.0, prob=1.0, first=-1,
                              nchildren=0,
-                             visits=0, mover=CHANCE_PLAYER, pending=0)
+                             visits=0, mover=CHANCE_PLAYER, pending=0, player=UNKNOWN,
+                             mask=0)
         self.iterations = 0
 
     def __dealloc__(self):
@@ -150,6 +154,8 @@ cdef class Tree:
             child.visits = 0
             child.mover = player
             child.pending = -1
+            child.player = UNKNOWN
+            child.mask = 0
         self.nodes[at].first = self.nnodes
         self.nodes[at].nchildren = n
         self.nnodes = need
@@ -192,39 +198,59 @@ cdef class Tree:
         self.path_cap *= 2
         return 1
 
+    cdef int sync(self, Py_ssize_t *applied, Py_ssize_t depth) except -1 nogil:
+        """Make the actions of path[applied[0]:depth] on the core.  An iteration
+        walks the tree by what its nodes remember (player, winners) and moves the
+        core only where it needs the position: to expand, play out, or meet a node
+        for the first time.  (The plain twin moves at every step; the tree and the
+        random draws are the same.)"""
+        cdef Node *node
+        while applied[0] < depth:
+            node = &self.nodes[self.path[applied[0]]]
+            if self.core.s_do(node.action) < 0:
+                return -1
+            applied[0] += 1
+            if node.pending < 0:
+                node.pending = self.core.s_pending()
+        return 0
+
     cdef int iterate(self) except -1 nogil:
         """One iteration: select, expand, play out, back up; the core ends where it began.
         0 when it could not (no memory for the path), else 1."""
         cdef int32_t at = 0, child
-        cdef Py_ssize_t depth = 1, i
-        cdef int player, mask = 0, done = 0, ok = 1
+        cdef Py_ssize_t depth = 1, applied = 1, i
+        cdef int player, mask = 0, ok = 1
         cdef Node *node
         self.path[0] = 0
         while True:
-            player = self.core.s_player()
-            if player == TERMINAL_PLAYER:
-                mask = self.core.s_winners()
-                break
             node = &self.nodes[at]
+            if node.player == UNKNOWN:
+                if self.sync(&applied, depth) < 0:
+                    self.unwind(applied - 1)
+                    return -1
+                node.player = self.core.s_player()
+                if node.player == TERMINAL_PLAYER:
+                    node.mask = self.core.s_winners()
+            player = node.player
+            if player == TERMINAL_PLAYER:
+                mask = node.mask
+                break
             if node.first < 0:
+                if self.sync(&applied, depth) < 0:
+                    self.unwind(applied - 1)
+                    return -1
                 if (at != 0 and node.visits == 0) or not self.expand(at):
                     mask = self.core.s_playout(&self.rng, self.max_plies)
                     break
-                node = &self.nodes[at]      # the array may have moved
             child = self.sample(at) if player == CHANCE_PLAYER else self.select(at)
             if depth == self.path_cap and not self.grow_path():
                 ok = 0
                 mask = 0
                 break
-            if self.core.s_do(self.nodes[child].action) < 0:
-                self.unwind(depth - 1)
-                return -1
-            if self.nodes[child].pending < 0:
-                self.nodes[child].pending = self.core.s_pending()
             self.path[depth] = child
             depth += 1
             at = child
-        self.unwind(depth - 1)
+        self.unwind(applied - 1)
         if mask < 0:
             self.core.s_shares(self.shares)
         if ok:
