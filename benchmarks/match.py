@@ -10,8 +10,8 @@ thread) against :class:`brett.ai.RandomPlayer` in the others; who starts
 rotates from game to game.  A game still running after ``--max-plies`` moves
 counts as not won.  ``openspiel`` plays brett's MCTSPlayer against OpenSpiel's
 C++ ``MCTSBot`` (random-rollout evaluator) in Othello with the same wall time
-per move: the bot's simulation count is calibrated to that time before the
-match, and both players' iterations per second are reported.  Figures, not
+per move (the bot's own wall-clock limit, which fits its simulation count to the
+time in every position), and both players' iterations per second are reported.  Figures, not
 asserts: the issue's thresholds are printed next to the results.
 """
 
@@ -24,13 +24,14 @@ import time
 from typing import Any, Optional
 
 import brett
+import brett.ai
 from brett.ai import MCTSPlayer, RandomPlayer
 
 # (game, options, label, the issue's threshold for MCTS against random)
 SETUPS = {
     "reversi": ("reversi", {}, "Reversi 8x8", 0.95),
     "focus": ("focus", {}, "Focus 2 players", 0.95),
-    "focus4": ("focus", {"players": 4}, "Focus 4 players, free-for-all", 0.70),
+    "focus4": ("focus", {"players": 4, "teams": False}, "Focus 4 players, free-for-all", 0.70),
     "phutball9": ("phutball", {"columns": 9, "rows": 9}, "Phutball 9x9", 0.95),
     "phutball": ("phutball", {}, "Phutball 15x19", 0.95),
     "schuft": ("schuft", {}, "Schuft 2 players", 0.75),
@@ -66,7 +67,7 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
             draws += 1
         elif winner is None:
             unfinished += 1
-        elif _same_side(game, winner, seat):
+        elif winner == seat:
             wins += 1
         iterations += mcts.total_iterations
         searching += mcts.total_seconds
@@ -77,40 +78,22 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
           f"{rate:,.0f} iterations/s; {elapsed:.0f} s", flush=True)
 
 
-def _same_side(game: Any, winner: int, seat: int) -> bool:
-    """Whether ``winner`` is ``seat`` (or, in team Focus, its partner)."""
-    return winner == seat
-
-
 # ------------------------------------------------------------------ OpenSpiel
 def match_openspiel(games: int, seconds: float, seed: int) -> None:
-    import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import mcts
 
     spiel_game = pyspiel.load_game("othello")
-    rng = np.random.RandomState(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
 
-    def bot_for(simulations: int) -> Any:
-        return mcts.MCTSBot(spiel_game, uct_c=2.0, max_simulations=simulations,
-                            evaluator=evaluator, random_state=rng, solve=False)
+    def bot_for(bot_seed: int) -> Any:
+        # The bot's own wall-clock limit: each of its moves takes the same time
+        # as brett's (a simulation count calibrated at the opening would leave
+        # it short in the endgame, where its rollouts are shorter).
+        evaluator = pyspiel.RandomRolloutEvaluator(1, bot_seed)
+        return pyspiel.MCTSBot(spiel_game, evaluator, 2.0, 10**9, 1000, False,
+                               bot_seed, False, max_wall_clock_time=seconds)
 
-    # calibrate: simulations that fill `seconds` from the opening
-    simulations = 64
-    state = spiel_game.new_initial_state()
-    while True:
-        start = time.perf_counter()
-        bot_for(simulations).step(state)
-        took = time.perf_counter() - start
-        if took >= seconds / 2 or simulations > 1_000_000:
-            break
-        simulations *= 2
-    simulations = max(1, int(simulations * seconds / took))
-    spiel_rate = simulations / seconds
-    print(f"OpenSpiel MCTSBot calibrated to {simulations} simulations per {seconds} s "
-          f"({spiel_rate:,.0f} simulations/s)", flush=True)
-    bot = bot_for(simulations)
+    print(f"OpenSpiel C++ MCTSBot (random rollouts, uct_c 2), {seconds} s of wall time "
+          "per move", flush=True)
 
     wins = draws = 0
     iterations, searching, bot_times, bot_sims = 0, 0.0, 0.0, 0
@@ -119,15 +102,17 @@ def match_openspiel(games: int, seconds: float, seed: int) -> None:
         game = brett.Reversi()
         state = spiel_game.new_initial_state()
         player = MCTSPlayer(seconds=seconds, seed=seed + g)
+        bot = bot_for(seed + g)
         while not game.is_over():
             if game.current_player() == brett_colour:
                 move = player.choose(game)
                 action = _spiel_action(game, move)
             else:
                 start = time.perf_counter()
-                action = bot.step(state)
+                root = bot.mcts_search(state)   # what step() does, with the count
+                action = root.best_child().action
                 bot_times += time.perf_counter() - start
-                bot_sims += simulations
+                bot_sims += root.explore_count
                 move = _brett_move(game, action)
             game.push(move)
             state.apply_action(action)
@@ -136,10 +121,14 @@ def match_openspiel(games: int, seconds: float, seed: int) -> None:
         winner = game.outcome().winner
         wins += winner == brett_colour
         draws += winner is None
+        result = "won" if winner == brett_colour else "drew" if winner is None else "lost"
+        print(f"  game {g + 1}: brett {result} as {('Black', 'White')[brett_colour]}",
+              flush=True)
     rate = iterations / searching
     bot_rate = bot_sims / bot_times if bot_times else 0.0
     print(f"Othello: brett MCTSPlayer won {wins}/{games} = {wins / games:.0%} against "
-          f"OpenSpiel MCTSBot (draws {draws}; target >= 75%), {seconds} s per move", flush=True)
+          f"OpenSpiel's MCTSBot (draws {draws}; target >= 75%), {seconds} s per move; "
+          f"thinking time: brett {searching:.1f} s, OpenSpiel {bot_times:.1f} s", flush=True)
     print(f"iterations/s: brett {rate:,.0f}, OpenSpiel {bot_rate:,.0f} "
           f"= {rate / bot_rate:.1f}x (target >= 20x)", flush=True)
 
@@ -153,6 +142,17 @@ def _brett_move(game: Any, action: int) -> Any:
     return game.parse_move("pass") if action == 64 else game.action_to_move(action)
 
 
+def _cpu() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("setup", choices=[*SETUPS, "all", "openspiel"])
@@ -161,8 +161,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--max-plies", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    print(f"# {platform.processor() or platform.machine()}, Python {sys.version.split()[0]}, "
-          f"cores: {brett.core_backends()}", flush=True)
+    print(f"# {_cpu()}, Python {sys.version.split()[0]}, search core: "
+          f"{brett.ai.MCTSPlayer and brett.core_backends().get('search')}", flush=True)
     if args.setup == "openspiel":
         match_openspiel(args.games, args.seconds, args.seed)
         return
