@@ -16,11 +16,15 @@
 /* Number of set bits. */
 static inline int brett_popcount64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) \
+    && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
+    /* One instruction where the target has it (aarch64's CNT, x86 built with
+       POPCNT). */
     return __builtin_popcountll(x);
 #else
-    /* SWAR count: MSVC's __popcnt64 needs a POPCNT CPU and does not exist on
-       32-bit x86, so the portable form is used there. */
+    /* SWAR count: baseline x86 has no POPCNT, and GCC's builtin then calls a
+       libgcc routine, slower than this; MSVC's __popcnt64 needs a POPCNT CPU and
+       does not exist on 32-bit x86. */
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
