@@ -26,7 +26,16 @@ from .errors import (
     InvalidRecordError,
 )
 from .game import CHANCE as CHANCE
-from .game import GAMES, Game, LegalMoveView, Outcome, PlayoutStats, core_backends
+from .game import (
+    GAMES,
+    CpuFeatures,
+    Game,
+    LegalMoveView,
+    Outcome,
+    PlayoutStats,
+    core_backends,
+    cpu_features,
+)
 from .game import TERMINAL as TERMINAL
 
 __version__ = "0.2.0"
@@ -80,6 +89,7 @@ __all__ = [
     "MAX_PLIES",
     "TERMINAL",
     "BrettError",
+    "CpuFeatures",
     "EmptyStackError",
     "Focus",
     "Game",
@@ -96,6 +106,7 @@ __all__ = [
     "__version__",
     "core_backend",
     "core_backends",
+    "cpu_features",
     "dump",
     "load",
     "load_record",

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import platform
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -95,12 +96,15 @@ def load_cores(name: str) -> CoreModules:
     """
     python = importlib.import_module(f"brett._core._{name}_py")
     cython = None
+    portable = _portable_kernels()
     if not os.environ.get("BRETT_NO_EXTENSIONS"):
         try:
             cython = importlib.import_module(f"brett._core._{name}_c")
         except ImportError:
             if os.environ.get("BRETT_REQUIRE_EXTENSIONS"):
                 raise
+    if cython is not None and hasattr(cython, "use_kernels"):
+        cython.use_kernels(portable)
     cores = CoreModules(python, cython)
     _LOADED[name] = cores
     return cores
@@ -109,6 +113,56 @@ def load_cores(name: str) -> CoreModules:
 def core_backends() -> dict[str, str]:
     """Which core each imported game runs on: ``{"reversi": "cython", ...}``."""
     return {name: ("cython" if c.cython else "python") for name, c in sorted(_LOADED.items())}
+
+
+KERNELS_ENV = "BRETT_KERNELS"
+
+
+def _portable_kernels() -> bool:
+    """``BRETT_KERNELS=portable`` keeps the portable kernels on any CPU (tests,
+    bug reports); ``auto`` (the default) takes the fastest the CPU runs."""
+    value = os.environ.get(KERNELS_ENV, "").strip().lower() or "auto"
+    if value not in ("auto", "portable"):
+        raise BrettError(f"{KERNELS_ENV}={value!r}: expected 'auto' or 'portable'")
+    return value == "portable"
+
+
+class CpuFeatures(NamedTuple):
+    """What :func:`cpu_features` reports."""
+
+    arch: str
+    """The machine, as ``platform.machine()`` names it (``x86_64``, ``arm64``, ...)."""
+    features: tuple[str, ...]
+    """The instruction-set extensions found that brett's kernels can use
+    (``popcnt``, ``bmi1``, ``bmi2``, ``lzcnt``, ``avx2``; empty off x86-64)."""
+    kernels: dict[str, str]
+    """Per game, what its perft and playouts run on: ``avx2`` (x86-64-v3 kernels
+    chosen at import), ``portable`` (compiled C for any CPU of the platform) or
+    ``python`` (the plain-Python twin)."""
+    forced_portable: bool
+    """True when ``BRETT_KERNELS=portable`` asked for the portable kernels."""
+
+
+def cpu_features() -> CpuFeatures:
+    """The CPU extensions brett found and the kernels each game runs on.
+
+    Wheels are built for each platform's baseline; the Reversi core picks its
+    AVX2 kernels at import where the CPU has them (x86-64-v3)."""
+    features: tuple[str, ...] = ()
+    kernels = {}
+    for name in GAMES:
+        GAMES[name]                     # imports the game and its cores
+        cores = _LOADED[name]
+        if cores.cython is None:
+            kernels[name] = "python"
+        else:
+            kernels[name] = (cores.cython.kernels() if hasattr(cores.cython, "kernels")
+                             else "portable")
+    if any(kind != "python" for kind in kernels.values()):
+        from ._core import _common
+
+        features = tuple(_common.cpu_features())
+    return CpuFeatures(platform.machine(), features, kernels, _portable_kernels())
 
 
 # ---------------------------------------------------------------------- registry

@@ -17,12 +17,15 @@ cdef enum:
     CHANCE_PLAYER = -1       # player() at a chance node
     TERMINAL_PLAYER = -4     # player() once the game is over
 
-# A search polls for signals (Ctrl-C) every `every` calls of interrupted():
-# rarely enough to cost nothing, often enough to stop within milliseconds.
-ctypedef struct Interrupt:
-    uint32_t countdown
-    uint32_t every
-    int stopped
+# A search polls for signals (Ctrl-C) every `every` calls of interrupted() (the
+# struct and the countdown are in C, so the kernels of ext/ share them).
+cdef extern from "brett_interrupt.h":
+    ctypedef struct Interrupt "BrettInterrupt":
+        uint32_t countdown
+        uint32_t every
+        int stopped
+        int (*poll)(Interrupt *it) noexcept nogil
+    bint interrupted "brett_interrupted"(Interrupt *it) noexcept nogil
 
 # Every core's undo stack: grow a malloc'd array to hold ``need`` items of ``size``
 # bytes (doubling, from ``first``); MemoryError when it cannot.
@@ -36,13 +39,7 @@ cdef inline void interrupt_init(Interrupt *it, uint32_t every) noexcept nogil:
     it.countdown = every
     it.every = every
     it.stopped = 0
-
-cdef inline bint interrupted(Interrupt *it) noexcept nogil:
-    """True once a signal handler raised (the search then unwinds at once)."""
-    if it.countdown:
-        it.countdown -= 1
-        return 0
-    return poll_signals(it)
+    it.poll = poll_signals
 
 
 cdef class CoreBase:

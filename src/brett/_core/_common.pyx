@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Shared by every Cython core: signal polling and :class:`CoreBase`."""
+"""Shared by every Cython core: signal polling, CPU features and :class:`CoreBase`."""
 
 cimport cython
 from cpython.pythread cimport PyThread_get_thread_ident
@@ -13,6 +13,18 @@ cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" ()
 
 from ._base import busy_error
+
+cdef extern from "brett_cpu.h":
+    unsigned brett_cpu_features() noexcept nogil
+    unsigned BRETT_CPU_POPCNT, BRETT_CPU_BMI1, BRETT_CPU_BMI2, BRETT_CPU_LZCNT, BRETT_CPU_AVX2
+
+
+def cpu_features():
+    """The instruction-set extensions of this CPU that brett's kernels can use."""
+    cdef unsigned found = brett_cpu_features()
+    names = [("popcnt", BRETT_CPU_POPCNT), ("bmi1", BRETT_CPU_BMI1), ("bmi2", BRETT_CPU_BMI2),
+             ("lzcnt", BRETT_CPU_LZCNT), ("avx2", BRETT_CPU_AVX2)]
+    return [name for name, bit in names if found & bit]
 
 
 cdef void *grow_array(void *array, Py_ssize_t *capacity, Py_ssize_t need, size_t size,

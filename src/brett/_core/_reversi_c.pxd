@@ -12,16 +12,19 @@ cdef struct Undo:
 # Boards from 10x10 to 16x16 and the octagon: a padded mailbox (make/unmake walk
 # its lines) mirrored in 256-bit bitboards of four words, bit = row * 16 + col
 # (move generation by shifts).
-cdef struct Big:
-    int n
-    int stride
-    int dirs[8]
-    uint8_t cell[18 * 18]
-    int16_t mb[256]        # square index -> mailbox index
-    int16_t bit2mb[256]    # wide bit -> mailbox index (-1 off the board)
-    int16_t mb2bit[18 * 18]
-    uint64_t bits[2][4]    # discs by colour
-    uint64_t empty[4]      # empty playable squares
+# Boards from 10x10 to 16x16 and the octagon: the mailbox and wide bitboards of
+# the C kernels (ext/brett_reversi.h).
+cdef extern from "brett_reversi.h":
+    ctypedef struct Big "BrettBig":
+        int n
+        int stride
+        int dirs[8]
+        uint8_t cell[18 * 18]
+        int16_t mb[256]        # square index -> mailbox index
+        int16_t bit2mb[256]    # wide bit -> mailbox index (-1 off the board)
+        int16_t mb2bit[18 * 18]
+        uint64_t bits[2][4]    # discs by colour
+        uint64_t empty[4]      # empty playable squares
 
 
 cdef class ReversiCore(CoreBase):

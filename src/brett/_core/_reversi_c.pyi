@@ -10,6 +10,9 @@ from ._common import CoreBase
 SIZES: tuple[int, ...]
 ZOBRIST: list[int]
 
+def use_kernels(portable: bool) -> str: ...
+def kernels() -> str: ...
+
 @disjoint_base
 class ReversiCore(CoreBase):
     def set_state(self, state: tuple[int, int, int, int, int]) -> None: ...

@@ -3,12 +3,14 @@
 
 Boards up to 8x8 live in two ``uint64_t`` bitboards with bit ``row * 8 + col``
 (squares off the board, holes and octagon cuts are in neither bitboard and not in
-the ``playable`` mask).  Moves are generated with shifts (Kogge-Stone / dumb7fill,
-masked against wrap-around), flips with precomputed rays and a bit scan.  Boards
-from 10x10 to 16x16 and the octagon keep a padded mailbox (18x18 at most, whose
-border and blocked cells end every line; make/unmake walk it) mirrored in
-256-bit bitboards of four words, bit ``row * 16 + col``, for shift-based move
-generation.  Every hot function is ``nogil``.
+the ``playable`` mask).  Boards from 10x10 to 16x16 and the octagon keep a padded
+mailbox (18x18 at most, whose border and blocked cells end every line;
+make/unmake walk it) mirrored in 256-bit bitboards of four words, bit
+``row * 16 + col``, for shift-based move generation.  Move generation, flips,
+perft and playouts on both are the C kernels of ``ext/brett_reversi_kernel.h``
+(for 8x8, AVX2 four directions at a time where the CPU has it, chosen at import);
+this file keeps the state, the undo stack and the Python API.  Every hot
+function is ``nogil``.
 """
 
 cimport cython
@@ -41,455 +43,79 @@ cdef enum:
     SIDE = 768          # ZOB index of "White to move"
 
 cdef uint64_t ZOB[769]
-cdef uint64_t RAY[64][8]     # squares beyond each square, per direction (bitboard layout)
-cdef uint64_t NOT_EDGE = 0x7E7E7E7E7E7E7E7EULL
+
+
+# The kernels of ext/brett_reversi.h: one body compiled per target, the fastest
+# chosen at import (brett.cpu_features() tells which).  The Python API's single
+# moves use the portable versions, which the compiler inlines here.
+cdef extern from "brett_reversi.h":
+    ctypedef uint64_t (*perft8_fn)(uint64_t P, uint64_t O, uint64_t playable, int depth,
+                                   int count_finished, Interrupt *it) noexcept nogil
+    ctypedef void (*playouts8_fn)(uint64_t black, uint64_t white, int player,
+                                  uint64_t playable, long long ngames, uint64_t *rng,
+                                  long long cap, long long *res, Interrupt *it) noexcept nogil
+    ctypedef uint64_t (*perft_wide_fn)(Big *b, int me, int depth, int count_finished,
+                                       Interrupt *it) noexcept nogil
+    ctypedef void (*playouts_wide_fn)(const Big *start, int player, long long ngames,
+                                      uint64_t *rng, long long cap, long long *res,
+                                      Interrupt *it) noexcept nogil
+    ctypedef struct Kernels "BrettReversiKernels":
+        const char *name
+        perft8_fn perft8
+        playouts8_fn playouts8
+        perft_wide_fn perft_wide
+        playouts_wide_fn playouts_wide
+    void brett_rv_init() noexcept nogil
+    Kernels brett_rv_select(int portable) noexcept nogil
+    # boards up to 8x8
+    uint64_t _get_moves "brett_rv_portable_moves8"(uint64_t P, uint64_t O,
+                                                   uint64_t empty) noexcept nogil
+    uint64_t _get_flips "brett_rv_portable_flips8"(uint64_t P, uint64_t O,
+                                                   int sq) noexcept nogil
+    # the mailbox boards
+    bint _wide_moves "brett_rv_portable_wide_moves"(const Big *b, int me,
+                                                    uint64_t *moves) noexcept nogil
+    int _big_moves "brett_rv_portable_big_moves"(const Big *b, int me,
+                                                 int16_t *out) noexcept nogil
+    bint _big_any "brett_rv_portable_big_any"(const Big *b, int me) noexcept nogil
+    bint _big_legal "brett_rv_portable_big_legal"(const Big *b, int mb, int me) noexcept nogil
+    void _big_put "brett_rv_portable_big_put"(Big *b, int mb, int c) noexcept nogil
+    int _big_make "brett_rv_portable_big_make"(Big *b, int mb, int me,
+                                               int16_t *flipped) noexcept nogil
+    void _big_unmake "brett_rv_portable_big_unmake"(Big *b, int mb, int me,
+                                                    const int16_t *flipped,
+                                                    int nf) noexcept nogil
+
+cdef Kernels KERNELS
 
 
 def _init_tables():
-    cdef int i, sq, d, r, c
-    cdef int dr[8]
-    cdef int dc[8]
-    # Directions 0-3 increase the bit index (E, SW, S, SE), 4-7 decrease it (W, NE, N, NW).
-    dr[:] = [0, 1, 1, 1, 0, -1, -1, -1]
-    dc[:] = [1, -1, 0, 1, -1, 1, 0, -1]
+    cdef int i
     if len(ZOBRIST) != 769:
         raise ImportError("reversi Zobrist table has the wrong size")
     for i in range(769):
         ZOB[i] = ZOBRIST[i]
-    for sq in range(64):
-        for d in range(8):
-            RAY[sq][d] = 0
-            r = sq // 8 + dr[d]
-            c = sq % 8 + dc[d]
-            while 0 <= r < 8 and 0 <= c < 8:
-                RAY[sq][d] |= (<uint64_t>1) << (r * 8 + c)
-                r += dr[d]
-                c += dc[d]
+    brett_rv_init()
 
 
 _init_tables()
 
 
-# ------------------------------------------------------------------ bitboards
-cdef inline uint64_t _some_moves(uint64_t P, uint64_t mask, int d) noexcept nogil:
-    """Empty-or-not squares reached from P across a run of ``mask`` in +d and -d."""
-    cdef uint64_t fl, fr, ml, mr
-    cdef int d2 = d + d
-    fl = mask & (P << d)
-    fr = mask & (P >> d)
-    fl |= mask & (fl << d)
-    fr |= mask & (fr >> d)
-    ml = mask & (mask << d)
-    mr = ml >> d
-    fl |= ml & (fl << d2)
-    fr |= mr & (fr >> d2)
-    fl |= ml & (fl << d2)
-    fr |= mr & (fr >> d2)
-    return (fl << d) | (fr >> d)
+def use_kernels(bint portable):
+    """Run perft and playouts on the portable kernels, or on the fastest this CPU
+    runs; returns the name of those in use.  brett._kernels calls it at import
+    (``BRETT_KERNELS=portable``) and the tests, to check both paths."""
+    global KERNELS
+    KERNELS = brett_rv_select(portable)
+    return KERNELS.name.decode()
 
 
-cdef inline uint64_t _get_moves(uint64_t P, uint64_t O, uint64_t empty) noexcept nogil:
-    """The squares of ``empty`` where P outflanks O (all 8 directions)."""
-    cdef uint64_t mask = O & NOT_EDGE
-    return (_some_moves(P, mask, 1) | _some_moves(P, O, 8)
-            | _some_moves(P, mask, 7) | _some_moves(P, mask, 9)) & empty
+def kernels():
+    """The name of the kernels perft and playouts run on: "avx2" or "portable"."""
+    return KERNELS.name.decode()
 
 
-cdef inline uint64_t _get_flips(uint64_t P, uint64_t O, int sq) noexcept nogil:
-    """The discs of O flipped by P playing on bit ``sq`` (0 if none)."""
-    cdef uint64_t flips = 0, r, o, first
-    cdef const uint64_t *ray = RAY[sq]
-    # Rays towards higher bits: the first non-O square is the lowest set bit.
-    r = ray[0]
-    o = r & ~O
-    first = o & (0 - o)
-    if first & P:
-        flips |= r & (first - 1)
-    r = ray[1]
-    o = r & ~O
-    first = o & (0 - o)
-    if first & P:
-        flips |= r & (first - 1)
-    r = ray[2]
-    o = r & ~O
-    first = o & (0 - o)
-    if first & P:
-        flips |= r & (first - 1)
-    r = ray[3]
-    o = r & ~O
-    first = o & (0 - o)
-    if first & P:
-        flips |= r & (first - 1)
-    # Rays towards lower bits: the first non-O square is the highest set bit.
-    r = ray[4]
-    o = r & ~O
-    if o:
-        first = (<uint64_t>1) << brett_msb64(o)
-        if first & P:
-            flips |= r & ~((first << 1) - 1)
-    r = ray[5]
-    o = r & ~O
-    if o:
-        first = (<uint64_t>1) << brett_msb64(o)
-        if first & P:
-            flips |= r & ~((first << 1) - 1)
-    r = ray[6]
-    o = r & ~O
-    if o:
-        first = (<uint64_t>1) << brett_msb64(o)
-        if first & P:
-            flips |= r & ~((first << 1) - 1)
-    r = ray[7]
-    o = r & ~O
-    if o:
-        first = (<uint64_t>1) << brett_msb64(o)
-        if first & P:
-            flips |= r & ~((first << 1) - 1)
-    return flips
-
-
-cdef uint64_t _perft_bb(uint64_t P, uint64_t O, uint64_t playable, int depth,
-                        bint cf, Interrupt *it) noexcept nogil:
-    """perft(depth >= 1) with P to move; bulk counting at the last ply."""
-    cdef uint64_t empty = playable & ~(P | O)
-    cdef uint64_t moves = _get_moves(P, O, empty)
-    cdef uint64_t total = 0, f, b, m2, P2, O2, e2
-    cdef int sq
-    if moves == 0:
-        if _get_moves(O, P, empty) == 0:
-            return 1 if cf else 0          # the game is over
-        if depth == 1:
-            return 1                       # the forced pass
-        return _perft_bb(O, P, playable, depth - 1, cf, it)
-    if depth == 1:
-        return <uint64_t>brett_popcount64(moves)
-    if depth == 2:
-        while moves:
-            sq = brett_ctz64(moves)
-            moves &= moves - 1
-            b = (<uint64_t>1) << sq
-            f = _get_flips(P, O, sq)
-            P2 = O ^ f
-            O2 = P ^ f ^ b
-            e2 = empty ^ b
-            m2 = _get_moves(P2, O2, e2)
-            if m2:
-                total += <uint64_t>brett_popcount64(m2)
-            elif cf or _get_moves(O2, P2, e2):
-                total += 1
-        return total
-    if interrupted(it):
-        return 0
-    while moves:
-        sq = brett_ctz64(moves)
-        moves &= moves - 1
-        f = _get_flips(P, O, sq)
-        total += _perft_bb(O ^ f, P ^ f ^ ((<uint64_t>1) << sq), playable, depth - 1, cf, it)
-    return total
-
-
-cdef void _playouts_bb(uint64_t black, uint64_t white, int player, uint64_t playable,
-                       long long ngames, uint64_t *rng, long long cap,
-                       long long *res, Interrupt *it) noexcept nogil:
-    """res = [black wins, white wins, draws, unfinished, plies]."""
-    cdef uint64_t P, O, t, empty, moves, f
-    cdef long long g, made
-    cdef int side, k, sq, nb, nw
-    for g in range(ngames):
-        if interrupted(it):
-            return
-        if player == BLACK:
-            P = black
-            O = white
-        else:
-            P = white
-            O = black
-        side = player
-        made = 0
-        while True:
-            empty = playable & ~(P | O)
-            moves = _get_moves(P, O, empty)
-            if moves == 0:
-                if _get_moves(O, P, empty) == 0:
-                    nb = brett_popcount64(P)
-                    nw = brett_popcount64(O)
-                    if side == WHITE:
-                        nb, nw = nw, nb
-                    if nb == nw:
-                        res[2] += 1
-                    elif nb > nw:
-                        res[0] += 1
-                    else:
-                        res[1] += 1
-                    break
-                if 0 <= cap <= made:
-                    res[3] += 1
-                    break
-                brett_rng_below(rng, 1)            # the one-move list [pass]
-            else:
-                if 0 <= cap <= made:
-                    res[3] += 1
-                    break
-                k = <int>brett_rng_below(rng, <uint32_t>brett_popcount64(moves))
-                while k:
-                    moves &= moves - 1
-                    k -= 1
-                sq = brett_ctz64(moves)
-                f = _get_flips(P, O, sq)
-                P ^= f | ((<uint64_t>1) << sq)
-                O ^= f
-            t = P
-            P = O
-            O = t
-            side ^= 1
-            made += 1
-        res[4] += made
-
-
-# -------------------------------------------------------------------- mailbox
-cdef uint64_t WIDE_NOT_EDGE = 0x7FFE7FFE7FFE7FFEULL   # columns 1-14 of a 16-wide row
-cdef int WIDE_SHIFT[4]
-WIDE_SHIFT[:] = [1, 15, 16, 17]
-
-
-cdef inline void _wshl(const uint64_t *a, int k, uint64_t *r) noexcept nogil:
-    """r = a << k over four words (0 < k < 64)."""
-    r[3] = (a[3] << k) | (a[2] >> (64 - k))
-    r[2] = (a[2] << k) | (a[1] >> (64 - k))
-    r[1] = (a[1] << k) | (a[0] >> (64 - k))
-    r[0] = a[0] << k
-
-
-cdef inline void _wshr(const uint64_t *a, int k, uint64_t *r) noexcept nogil:
-    """r = a >> k over four words (0 < k < 64)."""
-    r[0] = (a[0] >> k) | (a[1] << (64 - k))
-    r[1] = (a[1] >> k) | (a[2] << (64 - k))
-    r[2] = (a[2] >> k) | (a[3] << (64 - k))
-    r[3] = a[3] >> k
-
-
-cdef inline bint _wide_moves(const Big *b, int me, uint64_t *moves) noexcept nogil:
-    """The legal squares of ``me`` as a wide bitboard; True if there is any.
-
-    Each direction walks the runs of opponent discs one step at a time, so the
-    loop ends after the longest run (lines are at most 14 discs long)."""
-    cdef const uint64_t *P = b.bits[me]
-    cdef const uint64_t *O = b.bits[1 - me]
-    cdef const uint64_t *E = &b.empty[0]
-    cdef const uint64_t *M
-    cdef uint64_t Mh[4]
-    cdef uint64_t t[4]
-    cdef uint64_t s[4]
-    cdef int d, k, i
-    for i in range(4):
-        Mh[i] = O[i] & WIDE_NOT_EDGE
-        moves[i] = 0
-    for d in range(4):
-        k = WIDE_SHIFT[d]
-        if k == 16:
-            M = O
-        else:
-            M = Mh
-        _wshl(P, k, t)
-        for i in range(4):
-            t[i] &= M[i]
-        while t[0] | t[1] | t[2] | t[3]:
-            _wshl(t, k, s)
-            for i in range(4):
-                moves[i] |= s[i] & E[i]
-                t[i] = s[i] & M[i]
-        _wshr(P, k, t)
-        for i in range(4):
-            t[i] &= M[i]
-        while t[0] | t[1] | t[2] | t[3]:
-            _wshr(t, k, s)
-            for i in range(4):
-                moves[i] |= s[i] & E[i]
-                t[i] = s[i] & M[i]
-    return (moves[0] | moves[1] | moves[2] | moves[3]) != 0
-
-
-cdef inline bint _big_legal(const Big *b, int mb, int me) noexcept nogil:
-    cdef int opp = 1 - me, d, step, t
-    if b.cell[mb] != EMPTY:
-        return False
-    for d in range(8):
-        step = b.dirs[d]
-        t = mb + step
-        if b.cell[t] != opp:
-            continue
-        t += step
-        while b.cell[t] == opp:
-            t += step
-        if b.cell[t] == me:
-            return True
-    return False
-
-
-cdef inline int _wide_list(const Big *b, uint64_t *moves, int16_t *out) noexcept nogil:
-    """The squares of a wide bitboard as mailbox indices, ascending; their number."""
-    cdef int w, n = 0
-    cdef uint64_t m
-    for w in range(4):
-        m = moves[w]
-        while m:
-            out[n] = b.bit2mb[w * 64 + brett_ctz64(m)]
-            n += 1
-            m &= m - 1
-    return n
-
-
-cdef inline int _wide_count(const uint64_t *moves) noexcept nogil:
-    return (brett_popcount64(moves[0]) + brett_popcount64(moves[1])
-            + brett_popcount64(moves[2]) + brett_popcount64(moves[3]))
-
-
-cdef inline int _big_moves(const Big *b, int me, int16_t *out) noexcept nogil:
-    """The legal squares (square indices, ascending) into ``out``; their number."""
-    cdef uint64_t moves[4]
-    cdef int w, n = 0, bit
-    cdef uint64_t m
-    _wide_moves(b, me, moves)
-    for w in range(4):
-        m = moves[w]
-        while m:
-            bit = w * 64 + brett_ctz64(m)
-            out[n] = <int16_t>((bit >> 4) * b.n + (bit & 15))
-            n += 1
-            m &= m - 1
-    return n
-
-
-cdef inline bint _big_any(const Big *b, int me) noexcept nogil:
-    cdef uint64_t moves[4]
-    return _wide_moves(b, me, moves)
-
-
-cdef inline void _big_put(Big *b, int mb, int c) noexcept nogil:
-    """Set one playable cell to BLACK, WHITE or EMPTY, bitboards included."""
-    cdef int bit = b.mb2bit[mb], w = bit >> 6
-    cdef uint64_t m = (<uint64_t>1) << (bit & 63)
-    b.cell[mb] = <uint8_t>c
-    b.bits[0][w] &= ~m
-    b.bits[1][w] &= ~m
-    b.empty[w] &= ~m
-    if c == EMPTY:
-        b.empty[w] |= m
-    else:
-        b.bits[c][w] |= m
-
-
-cdef inline int _big_make(Big *b, int mb, int me, int16_t *flipped) noexcept nogil:
-    """Put a disc of ``me`` on ``mb`` and flip; the flipped mailbox indices go to
-    ``flipped`` (at most 8 * 14); returns their number."""
-    cdef int opp = 1 - me, d, step, t, nf = 0, bit
-    cdef uint64_t m
-    for d in range(8):
-        step = b.dirs[d]
-        t = mb + step
-        if b.cell[t] != opp:
-            continue
-        t += step
-        while b.cell[t] == opp:
-            t += step
-        if b.cell[t] == me:
-            t -= step
-            while t != mb:
-                b.cell[t] = <uint8_t>me
-                bit = b.mb2bit[t]
-                m = (<uint64_t>1) << (bit & 63)
-                b.bits[me][bit >> 6] |= m
-                b.bits[opp][bit >> 6] &= ~m
-                flipped[nf] = <int16_t>t
-                nf += 1
-                t -= step
-    _big_put(b, mb, me)
-    return nf
-
-
-cdef inline void _big_unmake(Big *b, int mb, int me, const int16_t *flipped,
-                             int nf) noexcept nogil:
-    cdef int i, bit, opp = 1 - me
-    cdef uint64_t m
-    for i in range(nf):
-        b.cell[flipped[i]] = <uint8_t>opp
-        bit = b.mb2bit[flipped[i]]
-        m = (<uint64_t>1) << (bit & 63)
-        b.bits[opp][bit >> 6] |= m
-        b.bits[me][bit >> 6] &= ~m
-    _big_put(b, mb, EMPTY)
-
-
-cdef uint64_t _perft_big(Big *b, int me, int depth, bint cf, Interrupt *it) noexcept nogil:
-    cdef uint64_t moves[4]
-    cdef int16_t mbs[256]
-    cdef int16_t flipped[128]
-    cdef int nm, i, nf, mb
-    cdef uint64_t total = 0
-    if not _wide_moves(b, me, moves):
-        if not _big_any(b, 1 - me):
-            return 1 if cf else 0
-        if depth == 1:
-            return 1
-        return _perft_big(b, 1 - me, depth - 1, cf, it)
-    if depth == 1:
-        return <uint64_t>_wide_count(moves)
-    if interrupted(it):
-        return 0
-    nm = _wide_list(b, moves, mbs)
-    for i in range(nm):
-        mb = mbs[i]
-        nf = _big_make(b, mb, me, flipped)
-        total += _perft_big(b, 1 - me, depth - 1, cf, it)
-        _big_unmake(b, mb, me, flipped, nf)
-    return total
-
-
-cdef void _playouts_big(const Big *start, int player, long long ngames, uint64_t *rng,
-                        long long cap, long long *res, Interrupt *it) noexcept nogil:
-    cdef Big b
-    cdef int16_t moves[256]
-    cdef int16_t flipped[128]
-    cdef long long g, made
-    cdef int me, nm, i, nb, nw, c
-    for g in range(ngames):
-        if interrupted(it):
-            return
-        memcpy(&b, start, sizeof(Big))
-        me = player
-        made = 0
-        while True:
-            nm = _big_moves(&b, me, moves)
-            if nm == 0:
-                if not _big_any(&b, 1 - me):
-                    nb = 0
-                    nw = 0
-                    for i in range(b.n * b.n):
-                        c = b.cell[b.mb[i]]
-                        if c == BLACK:
-                            nb += 1
-                        elif c == WHITE:
-                            nw += 1
-                    if nb == nw:
-                        res[2] += 1
-                    elif nb > nw:
-                        res[0] += 1
-                    else:
-                        res[1] += 1
-                    break
-                if 0 <= cap <= made:
-                    res[3] += 1
-                    break
-                brett_rng_below(rng, 1)
-            else:
-                if 0 <= cap <= made:
-                    res[3] += 1
-                    break
-                i = <int>brett_rng_below(rng, <uint32_t>nm)
-                _big_make(&b, b.mb[moves[i]], me, flipped)
-            me = 1 - me
-            made += 1
-        res[4] += made
+use_kernels(False)
 
 
 # ----------------------------------------------------------------- the class
@@ -843,10 +469,10 @@ cdef class ReversiCore(CoreBase):
         if self.big:
             memcpy(&b, &self.bb, sizeof(Big))
             with nogil:
-                total = _perft_big(&b, me, depth, count_finished, &it)
+                total = KERNELS.perft_wide(&b, me, depth, count_finished, &it)
         else:
             with nogil:
-                total = _perft_bb(P, O, playable, depth, count_finished, &it)
+                total = KERNELS.perft8(P, O, playable, depth, count_finished, &it)
         raise_if_stopped(&it)
         return total
 
@@ -866,10 +492,10 @@ cdef class ReversiCore(CoreBase):
         if self.big:
             memcpy(&b, &self.bb, sizeof(Big))
             with nogil:
-                _playouts_big(&b, player, n, &rng, max_plies, res, &it)
+                KERNELS.playouts_wide(&b, player, n, &rng, max_plies, res, &it)
         else:
             with nogil:
-                _playouts_bb(black, white, player, playable, n, &rng, max_plies, res, &it)
+                KERNELS.playouts8(black, white, player, playable, n, &rng, max_plies, res, &it)
         raise_if_stopped(&it)
         return [res[0], res[1]], res[2], res[3], res[4], rng
 
@@ -918,16 +544,16 @@ cdef class ReversiCore(CoreBase):
         return 1 if nb > nw else 2
 
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
-        """One game of _playouts_bb / _playouts_big (which copy the board)."""
+        """One game of the playouts kernels (which copy the board)."""
         cdef long long res[5]
         cdef Interrupt it
         memset(res, 0, sizeof(res))
         interrupt_init(&it, 1 << 8)      # one game: never polls (no GIL needed)
         if self.big:
-            _playouts_big(&self.bb, self.mover, 1, rng, max_plies, res, &it)
+            KERNELS.playouts_wide(&self.bb, self.mover, 1, rng, max_plies, res, &it)
         else:
-            _playouts_bb(self.disc[0], self.disc[1], self.mover, self.playable, 1, rng,
-                         max_plies, res, &it)
+            KERNELS.playouts8(self.disc[0], self.disc[1], self.mover, self.playable, 1, rng,
+                             max_plies, res, &it)
         if res[0]:
             return 1
         return 2 if res[1] else 0

@@ -1,0 +1,158 @@
+/* brett's Reversi kernels and the choice between them at run time.
+ *
+ * Wheels are built for each platform's baseline, so the fast kernels cannot come
+ * from compiler flags.  brett_reversi_kernel.h is compiled here once as
+ * "portable" (plain C with the bit helpers of brett_bitops.h: the builtins of
+ * GCC and Clang, which on aarch64 are native instructions, MSVC's intrinsics,
+ * or a plain C fallback) and, on x86-64, once more as "avx2": POPCNT, TZCNT,
+ * LZCNT, BMI2 and AVX2 (the x86-64-v3 level), through GCC's target pragma,
+ * Clang's target attribute or, for MSVC, intrinsics, which it accepts without
+ * flags.  brett_rv_select() picks the best kernels this CPU runs (brett_cpu.h).
+ */
+#ifndef BRETT_REVERSI_H
+#define BRETT_REVERSI_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "brett_bitops.h"
+#include "brett_cpu.h"
+#include "brett_interrupt.h"
+#include "brett_rng.h"
+
+/* clang-cl's <immintrin.h> hides the AVX2 intrinsics unless the whole file is
+   built for AVX2, so there the kernel exists only in such builds. */
+#if BRETT_X86_64 && (defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER)) \
+    && !(defined(__clang__) && defined(_MSC_VER) && !defined(__AVX2__))
+#define BRETT_RV_HAVE_AVX2 1
+#include <immintrin.h>
+#else
+#define BRETT_RV_HAVE_AVX2 0
+#endif
+
+enum { BRETT_RV_BLACK = 0, BRETT_RV_WHITE = 1, BRETT_RV_EMPTY = 2, BRETT_RV_BLOCKED = 3 };
+
+/* Boards from 10x10 to 16x16 and the octagon: a padded mailbox (its border and
+   blocked cells end every line) mirrored in wide bitboards of four words, bit
+   row * 16 + col.  The Cython core fills it (_reversi_c.pyx). */
+typedef struct {
+    int n;
+    int stride;
+    int dirs[8];
+    uint8_t cell[18 * 18];
+    int16_t mb[256];        /* square index -> mailbox index */
+    int16_t bit2mb[256];    /* wide bit -> mailbox index (-1 off the board) */
+    int16_t mb2bit[18 * 18];
+    uint64_t bits[2][4];    /* discs by colour */
+    uint64_t empty[4];      /* empty playable squares */
+} BrettBig;
+
+/* BRETT_RV_RAY[sq][d]: the squares of an 8x8 board beyond sq in direction d;
+   directions 0-3 raise the bit index (E, SW, S, SE), 4-7 lower it (W, NE, N, NW). */
+static uint64_t BRETT_RV_RAY[64][8];
+
+static inline void brett_rv_init(void)
+{
+    static const int dr[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    static const int dc[8] = {1, -1, 0, 1, -1, 1, 0, -1};
+    int sq, d, r, c;
+    for (sq = 0; sq < 64; sq++) {
+        for (d = 0; d < 8; d++) {
+            uint64_t ray = 0;
+            for (r = sq / 8 + dr[d], c = sq % 8 + dc[d]; 0 <= r && r < 8 && 0 <= c && c < 8;
+                 r += dr[d], c += dc[d])
+                ray |= (uint64_t)1 << (r * 8 + c);
+            BRETT_RV_RAY[sq][d] = ray;
+        }
+    }
+}
+
+/* ---- portable */
+#define RK(name) brett_rv_portable_##name
+#define RK_POPCOUNT(x) brett_popcount64(x)
+#define RK_CTZ(x) brett_ctz64(x)
+#define RK_MSB(x) brett_msb64(x)
+#define RK_AVX2 0
+#include "brett_reversi_kernel.h"
+#undef RK
+#undef RK_POPCOUNT
+#undef RK_CTZ
+#undef RK_MSB
+#undef RK_AVX2
+
+/* ---- avx2 (x86-64-v3) */
+#if BRETT_RV_HAVE_AVX2
+#define BRETT_RV_AVX2_FEATURES \
+    (BRETT_CPU_POPCNT | BRETT_CPU_BMI1 | BRETT_CPU_BMI2 | BRETT_CPU_LZCNT | BRETT_CPU_AVX2)
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("popcnt,bmi,bmi2,lzcnt,avx,avx2"))), \
+                             apply_to = function)
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("popcnt,bmi,bmi2,lzcnt,avx,avx2")
+#endif
+#define RK(name) brett_rv_avx2_##name
+#if defined(_MSC_VER) && !defined(__clang__)
+#define RK_POPCOUNT(x) ((int)__popcnt64(x))
+#define RK_CTZ(x) ((int)_tzcnt_u64(x))
+#define RK_MSB(x) (63 - (int)_lzcnt_u64(x))
+#else
+#define RK_POPCOUNT(x) __builtin_popcountll(x)
+#define RK_CTZ(x) __builtin_ctzll(x)
+#define RK_MSB(x) (63 - __builtin_clzll(x))
+#endif
+#define RK_AVX2 1
+#include "brett_reversi_kernel.h"
+#undef RK
+#undef RK_POPCOUNT
+#undef RK_CTZ
+#undef RK_MSB
+#undef RK_AVX2
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#endif /* BRETT_RV_HAVE_AVX2 */
+
+/* ---- the choice */
+typedef uint64_t (*brett_rv_perft8_fn)(uint64_t, uint64_t, uint64_t, int, int,
+                                       BrettInterrupt *);
+typedef void (*brett_rv_playouts8_fn)(uint64_t, uint64_t, int, uint64_t, long long,
+                                      uint64_t *, long long, long long *, BrettInterrupt *);
+typedef uint64_t (*brett_rv_perft_wide_fn)(BrettBig *, int, int, int, BrettInterrupt *);
+typedef void (*brett_rv_playouts_wide_fn)(const BrettBig *, int, long long, uint64_t *,
+                                          long long, long long *, BrettInterrupt *);
+
+typedef struct {
+    const char *name;
+    brett_rv_perft8_fn perft8;
+    brett_rv_playouts8_fn playouts8;
+    brett_rv_perft_wide_fn perft_wide;
+    brett_rv_playouts_wide_fn playouts_wide;
+} BrettReversiKernels;
+
+/* The fastest kernels this CPU runs, or the portable ones if `portable`. */
+static inline BrettReversiKernels brett_rv_select(int portable)
+{
+    BrettReversiKernels k;
+    k.name = "portable";
+    k.perft8 = brett_rv_portable_perft8;
+    k.playouts8 = brett_rv_portable_playouts8;
+    k.perft_wide = brett_rv_portable_perft_wide;
+    k.playouts_wide = brett_rv_portable_playouts_wide;
+#if BRETT_RV_HAVE_AVX2
+    if (!portable && (brett_cpu_features() & BRETT_RV_AVX2_FEATURES) == BRETT_RV_AVX2_FEATURES) {
+        k.name = "avx2";
+        k.perft8 = brett_rv_avx2_perft8;
+        k.playouts8 = brett_rv_avx2_playouts8;
+        k.perft_wide = brett_rv_avx2_perft_wide;
+        k.playouts_wide = brett_rv_avx2_playouts_wide;
+    }
+#else
+    (void)portable;
+#endif
+    return k;
+}
+
+#endif /* BRETT_REVERSI_H */
