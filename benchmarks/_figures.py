@@ -34,5 +34,5 @@ class Figures(dict):  # type: ignore[type-arg]
         lines += [f"  {name:<48} {value:>16,.1f}" for name, value in self.items()]
         for label, numerator, denominator in self.ratios:
             if self.get(numerator) and self.get(denominator):
-                lines.append(f"  {label:<48} {self[numerator] / self[denominator]:>15,.1f}x")
+                lines.append(f"  {label:<48} {self[numerator] / self[denominator]:>15,.2f}x")
         return lines
