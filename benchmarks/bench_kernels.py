@@ -72,21 +72,26 @@ WORKLOADS = [
 ]
 
 # Run in a child: each workload's units (leaves or games) per second of CPU time,
-# the best of three runs (the first one in a process can be much slower).
+# the best of its runs (at least three, and for at least 1.5 s of CPU time: the
+# first run in a process can be much slower, and a short one is at the mercy of
+# the machine's other work).
 CHILD = """
 import json, sys, time
 from brett import GAMES, cpu_features
 out = {"kernels": cpu_features().kernels}
 for label, name, options, call, arg in json.loads(sys.argv[1]):
     game = GAMES[name](**options)
-    for _ in range(3):
+    runs, spent = 0, 0.0
+    while runs < 3 or spent < 1.5:
         started = time.process_time()
         if call == "perft":
             units = game.perft(arg)
         else:
             game.random_playouts(arg, seed=1)
             units = arg
-        out[label] = max(out.get(label, 0), units / (time.process_time() - started))
+        seconds = time.process_time() - started
+        out[label] = max(out.get(label, 0), units / seconds)
+        runs, spent = runs + 1, spent + seconds
 print(json.dumps(out))
 """
 
