@@ -2,8 +2,9 @@
 
     python -m pytest benchmarks/bench_kernels.py
 
-* Reversi 8x8 perft(11) on the kernels the CPU runs ("avx2" on x86-64-v3) and on
-  the portable ones, in this process (pytest-benchmark, wall time).
+* Reversi 8x8 perft(11) on every kernel level the CPU runs ("portable" and, on
+  x86-64-v3 and -v4, "avx2" and "avx512"), in this process (pytest-benchmark,
+  wall time).
 * The default build (the baseline of the platform, as wheels are built) against
   the same code compiled with ``-march=native`` into a temporary directory: every
   game's perft or playouts in child processes, builds alternating, CPU time.
@@ -56,7 +57,6 @@ _INFO = brett.cpu_features()
 RESULTS = Figures(
     f"Kernels ({_cpu_name()}, {_INFO.arch}, extensions: {', '.join(_INFO.features) or 'none'};"
     f" kernels: {', '.join(f'{g} {k}' for g, k in _INFO.kernels.items())})", [
-        ("perft 8x8 d11 best kernels / portable", "perft 8x8 d11 best", "perft 8x8 d11 portable"),
         ("perft 8x8 d12 brett / Edax (leaves per CPU s)", "perft 8x8 d12 brett",
          "perft 8x8 d12 edax"),
     ])
@@ -96,19 +96,26 @@ print(json.dumps(out))
 """
 
 
-# ------------------------------------------------------------------ both kernels
+# ------------------------------------------------------------ every kernel level
+LEVELS = (_LOADED["reversi"].cython.available_kernels()
+          if _LOADED.get("reversi") and _LOADED["reversi"].cython else ["portable"])
+
+
 @needs_cython
-@pytest.mark.parametrize("kernel", ["best", "portable"])
+@pytest.mark.parametrize("kernel", LEVELS)
 def test_reversi_kernels(benchmark: Any, kernel: str) -> None:
     core = _LOADED["reversi"].cython
-    name = core.use_kernels(kernel == "portable")
+    name = core.use_kernels(kernel)
     try:
         game = Reversi.twin("cython")()
         nodes = benchmark.pedantic(game.perft, args=(11,), rounds=3, iterations=1)
     finally:
-        core.use_kernels(False)
+        core.use_kernels()
     benchmark.extra_info.update(kernels=name, nodes=nodes)
     RESULTS[f"perft 8x8 d11 {kernel}"] = per_second(benchmark, nodes)
+    if kernel != "portable":
+        RESULTS.ratios.append((f"perft 8x8 d11 {kernel} / portable kernels",
+                               f"perft 8x8 d11 {kernel}", "perft 8x8 d11 portable"))
 
 
 # ---------------------------------------------------------- default vs -march=native

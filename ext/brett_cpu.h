@@ -2,7 +2,7 @@
  *
  * brett's wheels are built for the baseline of each platform; the cores pick
  * faster kernels at import when the machine running them has more (see
- * brett_reversi8.h).  Detection uses CPUID and XGETBV on x86-64 (GCC and Clang
+ * brett_reversi.h).  Detection uses CPUID and XGETBV on x86-64 (GCC and Clang
  * through <cpuid.h> and inline assembly, MSVC through its intrinsics); every
  * other target reports no extension and keeps the portable kernels.
  */
@@ -16,6 +16,9 @@
 #define BRETT_CPU_BMI2   0x04u
 #define BRETT_CPU_LZCNT  0x08u
 #define BRETT_CPU_AVX2   0x10u   /* set only if the OS saves the YMM registers */
+/* AVX-512 F, CD, BW, DQ and VL (the x86-64-v4 set), set only if the OS saves the
+   opmask and ZMM registers. */
+#define BRETT_CPU_AVX512 0x20u
 
 /* The x86-64 targets whose extensions brett can use (not ARM64EC, which
    defines _M_X64 but runs ARM code). */
@@ -71,8 +74,12 @@ static inline unsigned brett_cpu_features(void)
     brett_cpuid(1, 0, r);
     if (r[2] & (1u << 23))
         found |= BRETT_CPU_POPCNT;
-    /* AVX state (XMM and YMM) enabled by the OS: OSXSAVE, AVX, then XCR0. */
-    int ymm = (r[2] & (1u << 27)) && (r[2] & (1u << 28)) && (brett_xgetbv0() & 6) == 6;
+    /* AVX state (XMM and YMM; for AVX-512 also opmask and ZMM) enabled by the OS:
+       OSXSAVE, AVX, then XCR0. */
+    int osxsave = (r[2] & (1u << 27)) && (r[2] & (1u << 28));
+    uint64_t xcr0 = osxsave ? brett_xgetbv0() : 0;
+    int ymm = (xcr0 & 0x06) == 0x06, zmm = (xcr0 & 0xE6) == 0xE6;
+    const unsigned avx512 = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
     if (max_leaf >= 7) {
         brett_cpuid(7, 0, r);
         if (r[1] & (1u << 3))
@@ -81,6 +88,8 @@ static inline unsigned brett_cpu_features(void)
             found |= BRETT_CPU_BMI2;
         if (ymm && (r[1] & (1u << 5)))
             found |= BRETT_CPU_AVX2;
+        if (zmm && (r[1] & avx512) == avx512)
+            found |= BRETT_CPU_AVX512;
     }
     if (max_ext >= 0x80000001u) {
         brett_cpuid(0x80000001u, 0, r);

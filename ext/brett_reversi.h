@@ -4,10 +4,11 @@
  * from compiler flags.  brett_reversi_kernel.h is compiled here once as
  * "portable" (plain C with the bit helpers of brett_bitops.h: the builtins of
  * GCC and Clang, which on aarch64 are native instructions, MSVC's intrinsics,
- * or a plain C fallback) and, on x86-64, once more as "avx2": POPCNT, TZCNT,
- * LZCNT, BMI2 and AVX2 (the x86-64-v3 level), through GCC's target pragma,
- * Clang's target attribute or, for MSVC, intrinsics, which it accepts without
- * flags.  brett_rv_select() picks the best kernels this CPU runs (brett_cpu.h).
+ * or a plain C fallback) and, on x86-64, as "avx2": POPCNT, TZCNT, LZCNT, BMI2
+ * and AVX2 (the x86-64-v3 level), and "avx512" (the same code for x86-64-v4),
+ * through GCC's target pragma, Clang's target attribute or, for MSVC,
+ * intrinsics, which it accepts without flags (brett_reversi_x86.h).
+ * brett_rv_select() picks the best kernels this CPU runs (brett_cpu.h).
  */
 #ifndef BRETT_REVERSI_H
 #define BRETT_REVERSI_H
@@ -80,40 +81,29 @@ static inline void brett_rv_init(void)
 #undef RK_MSB
 #undef RK_AVX2
 
-/* ---- avx2 (x86-64-v3) */
+/* ---- avx2 (x86-64-v3) and avx512 (x86-64-v4: the same code, which the compiler
+   then writes with AVX-512VL's three-input logic and masks) */
 #if BRETT_RV_HAVE_AVX2
 #define BRETT_RV_AVX2_FEATURES \
     (BRETT_CPU_POPCNT | BRETT_CPU_BMI1 | BRETT_CPU_BMI2 | BRETT_CPU_LZCNT | BRETT_CPU_AVX2)
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("popcnt,bmi,bmi2,lzcnt,avx,avx2"))), \
-                             apply_to = function)
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("popcnt,bmi,bmi2,lzcnt,avx,avx2")
-#endif
 #define RK(name) brett_rv_avx2_##name
-#if defined(_MSC_VER) && !defined(__clang__)
-#define RK_POPCOUNT(x) ((int)__popcnt64(x))
-#define RK_CTZ(x) ((int)_tzcnt_u64(x))
-#define RK_MSB(x) (63 - (int)_lzcnt_u64(x))
-#else
-#define RK_POPCOUNT(x) __builtin_popcountll(x)
-#define RK_CTZ(x) __builtin_ctzll(x)
-#define RK_MSB(x) (63 - __builtin_clzll(x))
-#endif
-#define RK_AVX2 1
-#include "brett_reversi_kernel.h"
+#define RK_TARGET "popcnt,bmi,bmi2,lzcnt,avx,avx2"
+#include "brett_reversi_x86.h"
 #undef RK
-#undef RK_POPCOUNT
-#undef RK_CTZ
-#undef RK_MSB
-#undef RK_AVX2
-#if defined(__clang__)
-#pragma clang attribute pop
-#elif defined(__GNUC__)
-#pragma GCC pop_options
+#undef RK_TARGET
 #endif
-#endif /* BRETT_RV_HAVE_AVX2 */
+
+#if BRETT_RV_HAVE_AVX2 && (defined(__GNUC__) || defined(__clang__))
+#define BRETT_RV_HAVE_AVX512 1
+#define BRETT_RV_AVX512_FEATURES (BRETT_RV_AVX2_FEATURES | BRETT_CPU_AVX512)
+#define RK(name) brett_rv_avx512_##name
+#define RK_TARGET "popcnt,bmi,bmi2,lzcnt,avx,avx2,avx512f,avx512cd,avx512bw,avx512dq,avx512vl"
+#include "brett_reversi_x86.h"
+#undef RK
+#undef RK_TARGET
+#else
+#define BRETT_RV_HAVE_AVX512 0
+#endif
 
 /* ---- the choice */
 typedef uint64_t (*brett_rv_perft8_fn)(uint64_t, uint64_t, uint64_t, int, int,
@@ -132,26 +122,53 @@ typedef struct {
     brett_rv_playouts_wide_fn playouts_wide;
 } BrettReversiKernels;
 
-/* The fastest kernels this CPU runs, or the portable ones if `portable`. */
-static inline BrettReversiKernels brett_rv_select(int portable)
+/* The kernel levels, slowest first: brett_rv_select(cap) takes the fastest this
+   CPU runs up to `cap`. */
+enum { BRETT_RV_PORTABLE = 0, BRETT_RV_AVX2 = 1, BRETT_RV_AVX512 = 2 };
+
+#define BRETT_RV_TABLE(k, level)                     \
+    do {                                             \
+        (k).name = #level;                           \
+        (k).perft8 = brett_rv_##level##_perft8;      \
+        (k).playouts8 = brett_rv_##level##_playouts8; \
+        (k).perft_wide = brett_rv_##level##_perft_wide; \
+        (k).playouts_wide = brett_rv_##level##_playouts_wide; \
+    } while (0)
+
+/* Whether this build carries the kernels of `level` and this CPU runs them. */
+static inline int brett_rv_runs(int level)
+{
+    unsigned have = brett_cpu_features();
+    (void)have;
+    switch (level) {
+    case BRETT_RV_PORTABLE:
+        return 1;
+#if BRETT_RV_HAVE_AVX2
+    case BRETT_RV_AVX2:
+        return (have & BRETT_RV_AVX2_FEATURES) == BRETT_RV_AVX2_FEATURES;
+#endif
+#if BRETT_RV_HAVE_AVX512
+    case BRETT_RV_AVX512:
+        return (have & BRETT_RV_AVX512_FEATURES) == BRETT_RV_AVX512_FEATURES;
+#endif
+    default:
+        return 0;
+    }
+}
+
+static inline BrettReversiKernels brett_rv_select(int cap)
 {
     BrettReversiKernels k;
-    k.name = "portable";
-    k.perft8 = brett_rv_portable_perft8;
-    k.playouts8 = brett_rv_portable_playouts8;
-    k.perft_wide = brett_rv_portable_perft_wide;
-    k.playouts_wide = brett_rv_portable_playouts_wide;
+    BRETT_RV_TABLE(k, portable);
 #if BRETT_RV_HAVE_AVX2
-    if (!portable && (brett_cpu_features() & BRETT_RV_AVX2_FEATURES) == BRETT_RV_AVX2_FEATURES) {
-        k.name = "avx2";
-        k.perft8 = brett_rv_avx2_perft8;
-        k.playouts8 = brett_rv_avx2_playouts8;
-        k.perft_wide = brett_rv_avx2_perft_wide;
-        k.playouts_wide = brett_rv_avx2_playouts_wide;
-    }
-#else
-    (void)portable;
+    if (cap >= BRETT_RV_AVX2 && brett_rv_runs(BRETT_RV_AVX2))
+        BRETT_RV_TABLE(k, avx2);
 #endif
+#if BRETT_RV_HAVE_AVX512
+    if (cap >= BRETT_RV_AVX512 && brett_rv_runs(BRETT_RV_AVX512))
+        BRETT_RV_TABLE(k, avx512);
+#endif
+    (void)cap;
     return k;
 }
 

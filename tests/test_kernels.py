@@ -1,7 +1,7 @@
-"""The kernels chosen at run time: brett.cpu_features(), BRETT_KERNELS and both
-paths of the Reversi kernels (the AVX2 ones where the CPU has them, and the
-portable ones), on 8x8 bitboards and on the mailbox boards, against the
-reference tables and the plain-Python twin."""
+"""The kernels chosen at run time: brett.cpu_features(), BRETT_KERNELS and every
+path of the Reversi kernels this CPU runs (the portable ones everywhere, AVX2 and
+AVX-512 where the CPU has them), on 8x8 bitboards and on the mailbox boards,
+against the reference tables and the plain-Python twin."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from test_perft import VECTORS
 from test_reliability import CtrlC, ctrl_c_raises  # noqa: F401  (a fixture)
 
 AVX2_NEEDS = {"popcnt", "bmi1", "bmi2", "lzcnt", "avx2"}
-KNOWN_FEATURES = AVX2_NEEDS
+AVX512_NEEDS = AVX2_NEEDS | {"avx512"}
+KNOWN_FEATURES = AVX512_NEEDS
 X86_64 = {"x86_64", "amd64"}
 
 
@@ -35,16 +36,21 @@ def _compiled_reversi() -> Any:
     return _LOADED["reversi"].cython
 
 
-@pytest.fixture(params=["best", "portable"])
+# Every kernel level this build and CPU run (the compiled-core tests need one).
+RUNNABLE = ["portable"] if NO_EXTENSIONS else _compiled_reversi().available_kernels()
+
+
+@pytest.fixture(params=RUNNABLE)
 def kernel(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Each compiled-Reversi test once on the fastest kernels this CPU runs and
-    once on the portable ones; the choice is restored afterwards."""
+    """Each compiled-Reversi test once on every kernel level this CPU runs; the
+    fastest are restored afterwards."""
     core = _compiled_reversi()
-    name = core.use_kernels(request.param == "portable")
+    name = core.use_kernels(request.param)
     try:
+        assert name == request.param
         yield name
     finally:
-        core.use_kernels(False)
+        core.use_kernels()
 
 
 def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -66,9 +72,12 @@ def test_cpu_features_reports_every_game() -> None:
         return
     assert info.kernels["focus"] == info.kernels["phutball"] == info.kernels["schuft"] \
         == "portable"
-    # The AVX2 kernels run exactly where the CPU has every extension they use.
-    expected = "avx2" if set(info.features) >= AVX2_NEEDS else "portable"
-    assert info.kernels["reversi"] == expected
+    # Each level runs exactly where the CPU has every extension it uses.
+    features = set(info.features)
+    expected = ["portable"] + ["avx2"] * (features >= AVX2_NEEDS) \
+        + ["avx512"] * (features >= AVX512_NEEDS)
+    assert info.kernels["reversi"] == expected[-1]
+    assert _compiled_reversi().available_kernels() == expected
     if info.arch.lower() not in X86_64:
         assert info.features == () and expected == "portable"
 
@@ -85,7 +94,25 @@ def test_the_environment_forces_the_portable_kernels() -> None:
     assert kernels["reversi"] == brett.cpu_features().kernels["reversi"] and forced is False
 
 
-@pytest.mark.parametrize("value", ["fast", "avx512", "1"])
+@needs_cython
+@pytest.mark.parametrize("cap", ["portable", "avx2", "avx512", "auto"])
+def test_the_environment_caps_the_kernels(cap: str) -> None:
+    """BRETT_KERNELS=<level> runs the fastest level this CPU has up to that one."""
+    code = "import brett; print(brett.cpu_features().kernels['reversi'])"
+    levels = ["portable", "avx2", "avx512"]
+    allowed = RUNNABLE if cap == "auto" else [k for k in RUNNABLE
+                                              if levels.index(k) <= levels.index(cap)]
+    assert _run(code, BRETT_KERNELS=cap.upper()).stdout.strip() == allowed[-1]
+
+
+@needs_cython
+def test_an_unknown_level_is_refused_by_the_core() -> None:
+    with pytest.raises(ValueError, match="unknown kernels"):
+        _compiled_reversi().use_kernels("sse9")
+    assert _compiled_reversi().kernels() == RUNNABLE[-1]
+
+
+@pytest.mark.parametrize("value", ["fast", "avx", "1"])
 def test_a_bad_kernels_setting_is_a_clear_error(value: str) -> None:
     result = _run("import brett\ntry:\n    brett.Reversi()\nexcept brett.BrettError as e:\n"
                   "    print('BrettError', e)", BRETT_KERNELS=value)
@@ -110,7 +137,7 @@ def _vector_cases(max_nodes: int) -> list[Any]:
 
 @needs_cython
 @pytest.mark.parametrize(("vid", "kind", "depth", "nodes"), _vector_cases(30_000_000))
-def test_both_kernels_match_the_reference(kernel: str, vid: str, kind: str, depth: int,
+def test_every_kernel_matches_the_reference(kernel: str, vid: str, kind: str, depth: int,
                                           nodes: int) -> None:
     vector = VECTORS[vid]
     game = Reversi.twin("cython")(**vector["options"])
@@ -152,11 +179,11 @@ def _random_position(options: dict[str, Any], seed: int, plies: int) -> tuple[An
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=st.integers(0, len(BOARDS) - 1), seed=st.integers(0, 2**32),
        plies=st.integers(0, 120), depth=st.integers(1, 3), finished=st.booleans(),
-       portable=st.booleans())
-def test_both_kernels_agree_with_the_twin_on_random_positions(
-        board: int, seed: int, plies: int, depth: int, finished: bool, portable: bool) -> None:
+       level=st.sampled_from(RUNNABLE))
+def test_every_kernel_agrees_with_the_twin_on_random_positions(
+        board: int, seed: int, plies: int, depth: int, finished: bool, level: str) -> None:
     core = _compiled_reversi()
-    core.use_kernels(portable)
+    core.use_kernels(level)
     try:
         compiled, python = _random_position(BOARDS[board], seed, plies)
         assert compiled.perft(depth, count_finished=finished) == \
@@ -165,22 +192,23 @@ def test_both_kernels_agree_with_the_twin_on_random_positions(
         assert compiled.random_playouts(3, seed=seed, max_plies=cap) == \
             python.random_playouts(3, seed=seed, max_plies=cap)
     finally:
-        core.use_kernels(False)
+        core.use_kernels()
 
 
 @needs_cython
-def test_both_kernels_play_the_same_random_games(kernel: str) -> None:
-    """Thousands of whole games: the same results and plies as the other kernel."""
+def test_every_kernel_plays_the_same_random_games(kernel: str) -> None:
+    """Thousands of whole games: the same results and plies as the portable
+    kernels (and those as the fastest)."""
     core = _compiled_reversi()
     game = Reversi.twin("cython")()
     stats = game.random_playouts(3000, seed=11)
-    other = core.use_kernels(kernel != "portable")
+    other = core.use_kernels(RUNNABLE[-1] if kernel == "portable" else "portable")
     try:
         assert game.random_playouts(3000, seed=11) == stats
     finally:
-        core.use_kernels(kernel == "portable")
+        core.use_kernels(kernel)
     assert stats.games == 3000 and stats.plies > 3000 * 55
-    assert {kernel, other} <= {"avx2", "portable"}
+    assert {kernel, other} <= set(RUNNABLE)
 
 
 @needs_cython
@@ -188,8 +216,8 @@ def test_both_kernels_play_the_same_random_games(kernel: str) -> None:
 @pytest.mark.parametrize("call", ["perft", "random_playouts"])
 @pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_ctrl_c_stops_both_kernels(kernel: str, call: str) -> None:
-    """Both kernels poll for signals: a Ctrl-C stops them at once, game unchanged."""
+def test_ctrl_c_stops_every_kernel(kernel: str, call: str) -> None:
+    """Every kernel polls for signals: a Ctrl-C stops them at once, game unchanged."""
     game = Reversi.twin("cython")()
     game.push("d3")
     before = (game.position(), hash(game), len(game.move_stack))

@@ -96,7 +96,7 @@ def load_cores(name: str) -> CoreModules:
     """
     python = importlib.import_module(f"brett._core._{name}_py")
     cython = None
-    portable = _portable_kernels()
+    cap = _kernel_cap()
     if not os.environ.get("BRETT_NO_EXTENSIONS"):
         try:
             cython = importlib.import_module(f"brett._core._{name}_c")
@@ -104,7 +104,7 @@ def load_cores(name: str) -> CoreModules:
             if os.environ.get("BRETT_REQUIRE_EXTENSIONS"):
                 raise
     if cython is not None and hasattr(cython, "use_kernels"):
-        cython.use_kernels(portable)
+        cython.use_kernels(cap)
     cores = CoreModules(python, cython)
     _LOADED[name] = cores
     return cores
@@ -118,13 +118,19 @@ def core_backends() -> dict[str, str]:
 KERNELS_ENV = "BRETT_KERNELS"
 
 
-def _portable_kernels() -> bool:
-    """``BRETT_KERNELS=portable`` keeps the portable kernels on any CPU (tests,
-    bug reports); ``auto`` (the default) takes the fastest the CPU runs."""
+# The compiled kernels, slowest first (the Reversi core's LEVELS).
+KERNEL_LEVELS = ("portable", "avx2", "avx512")
+
+
+def _kernel_cap() -> str:
+    """``BRETT_KERNELS``: ``auto`` (the default) takes the fastest kernels the CPU
+    runs; a level of :data:`KERNEL_LEVELS` takes the fastest up to that one
+    (``portable`` on any CPU: tests, bug reports, comparisons)."""
     value = os.environ.get(KERNELS_ENV, "").strip().lower() or "auto"
-    if value not in ("auto", "portable"):
-        raise BrettError(f"{KERNELS_ENV}={value!r}: expected 'auto' or 'portable'")
-    return value == "portable"
+    if value != "auto" and value not in KERNEL_LEVELS:
+        raise BrettError(f"{KERNELS_ENV}={value!r}: expected 'auto' or one of "
+                         f"{', '.join(KERNEL_LEVELS)}")
+    return value
 
 
 class CpuFeatures(NamedTuple):
@@ -134,11 +140,12 @@ class CpuFeatures(NamedTuple):
     """The machine, as ``platform.machine()`` names it (``x86_64``, ``arm64``, ...)."""
     features: tuple[str, ...]
     """The instruction-set extensions found that brett's kernels can use
-    (``popcnt``, ``bmi1``, ``bmi2``, ``lzcnt``, ``avx2``; empty off x86-64)."""
+    (``popcnt``, ``bmi1``, ``bmi2``, ``lzcnt``, ``avx2``, ``avx512``: AVX-512 F, CD,
+    BW, DQ and VL; empty off x86-64)."""
     kernels: dict[str, str]
-    """Per game, what its perft and playouts run on: ``avx2`` (x86-64-v3 kernels
-    chosen at import), ``portable`` (compiled C for any CPU of the platform) or
-    ``python`` (the plain-Python twin)."""
+    """Per game, what its perft and playouts run on: ``avx512`` or ``avx2``
+    (x86-64-v4 or -v3 kernels chosen at import), ``portable`` (compiled C for any
+    CPU of the platform) or ``python`` (the plain-Python twin)."""
     forced_portable: bool
     """True when ``BRETT_KERNELS=portable`` asked for the portable kernels."""
 
@@ -147,7 +154,7 @@ def cpu_features() -> CpuFeatures:
     """The CPU extensions brett found and the kernels each game runs on.
 
     Wheels are built for each platform's baseline; the Reversi core picks its
-    AVX2 kernels at import where the CPU has them (x86-64-v3)."""
+    AVX-512 or AVX2 kernels at import where the CPU has them (x86-64-v4, -v3)."""
     features: tuple[str, ...] = ()
     kernels = {}
     for name in GAMES:
@@ -162,7 +169,8 @@ def cpu_features() -> CpuFeatures:
         from ._core import _common
 
         features = tuple(_common.cpu_features())
-    return CpuFeatures(platform.machine(), features, kernels, _portable_kernels())
+    return CpuFeatures(platform.machine(), features, kernels,
+                       _kernel_cap() == "portable")
 
 
 # ---------------------------------------------------------------------- registry

@@ -17,13 +17,15 @@ from ._base import busy_error
 cdef extern from "brett_cpu.h":
     unsigned brett_cpu_features() noexcept nogil
     unsigned BRETT_CPU_POPCNT, BRETT_CPU_BMI1, BRETT_CPU_BMI2, BRETT_CPU_LZCNT, BRETT_CPU_AVX2
+    unsigned BRETT_CPU_AVX512
 
 
 def cpu_features():
     """The instruction-set extensions of this CPU that brett's kernels can use."""
     cdef unsigned found = brett_cpu_features()
     names = [("popcnt", BRETT_CPU_POPCNT), ("bmi1", BRETT_CPU_BMI1), ("bmi2", BRETT_CPU_BMI2),
-             ("lzcnt", BRETT_CPU_LZCNT), ("avx2", BRETT_CPU_AVX2)]
+             ("lzcnt", BRETT_CPU_LZCNT), ("avx2", BRETT_CPU_AVX2),
+             ("avx512", BRETT_CPU_AVX512)]
     return [name for name, bit in names if found & bit]
 
 

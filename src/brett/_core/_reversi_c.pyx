@@ -66,7 +66,8 @@ cdef extern from "brett_reversi.h":
         perft_wide_fn perft_wide
         playouts_wide_fn playouts_wide
     void brett_rv_init() noexcept nogil
-    Kernels brett_rv_select(int portable) noexcept nogil
+    Kernels brett_rv_select(int cap) noexcept nogil
+    bint brett_rv_runs(int level) noexcept nogil
     # boards up to 8x8
     uint64_t _get_moves "brett_rv_portable_moves8"(uint64_t P, uint64_t O,
                                                    uint64_t empty) noexcept nogil
@@ -101,21 +102,33 @@ def _init_tables():
 _init_tables()
 
 
-def use_kernels(bint portable):
-    """Run perft and playouts on the portable kernels, or on the fastest this CPU
-    runs; returns the name of those in use.  brett._kernels calls it at import
-    (``BRETT_KERNELS=portable``) and the tests, to check both paths."""
+# The kernel levels of brett_reversi.h, slowest first.
+LEVELS = ("portable", "avx2", "avx512")
+
+
+def available_kernels():
+    """The kernels this build carries and this CPU runs, slowest first."""
+    return [name for level, name in enumerate(LEVELS) if brett_rv_runs(level)]
+
+
+def use_kernels(str cap="auto"):
+    """Run perft and playouts on the fastest kernels this CPU runs, up to ``cap``
+    (a name of LEVELS, or "auto" for no limit); returns the name of those in use.
+    brett.game calls it at import (``BRETT_KERNELS``) and the tests, to check
+    every path."""
     global KERNELS
-    KERNELS = brett_rv_select(portable)
+    if cap != "auto" and cap not in LEVELS:
+        raise ValueError(f"unknown kernels {cap!r}: expected 'auto' or one of {LEVELS}")
+    KERNELS = brett_rv_select(len(LEVELS) if cap == "auto" else LEVELS.index(cap))
     return KERNELS.name.decode()
 
 
 def kernels():
-    """The name of the kernels perft and playouts run on: "avx2" or "portable"."""
+    """The name of the kernels perft and playouts run on (one of LEVELS)."""
     return KERNELS.name.decode()
 
 
-use_kernels(False)
+use_kernels()
 
 
 # ----------------------------------------------------------------- the class
