@@ -154,7 +154,7 @@ def test_default_build_against_native() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         native_path = _build_native(Path(tmp))
         best: dict[str, dict[str, float]] = {"default": {}, "native": {}}
-        for _ in range(3):                       # alternating, best of three each
+        for _ in range(5):                       # alternating, best of five each
             for build, path in (("default", default_path), ("native", native_path)):
                 rates = _measure(path)
                 assert rates.pop("kernels")["reversi"] == _INFO.kernels["reversi"]
