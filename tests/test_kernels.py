@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import brett
-from brett.game import _LOADED
+from brett.game import _LOADED, KERNEL_LEVELS
 from brett.reversi import Reversi
 from conftest import NO_EXTENSIONS, needs_cython
 from test_perft import VECTORS
@@ -79,7 +79,7 @@ def test_cpu_features_reports_every_game() -> None:
     assert info.kernels["reversi"] == expected[-1]
     assert _compiled_reversi().available_kernels() == expected
     if info.arch.lower() not in X86_64:
-        assert info.features == () and expected == "portable"
+        assert info.features == () and expected == ["portable"]
 
 
 @needs_cython
@@ -99,10 +99,14 @@ def test_the_environment_forces_the_portable_kernels() -> None:
 def test_the_environment_caps_the_kernels(cap: str) -> None:
     """BRETT_KERNELS=<level> runs the fastest level this CPU has up to that one."""
     code = "import brett; print(brett.cpu_features().kernels['reversi'])"
-    levels = ["portable", "avx2", "avx512"]
-    allowed = RUNNABLE if cap == "auto" else [k for k in RUNNABLE
-                                              if levels.index(k) <= levels.index(cap)]
+    allowed = RUNNABLE if cap == "auto" else [
+        k for k in RUNNABLE if KERNEL_LEVELS.index(k) <= KERNEL_LEVELS.index(cap)]
     assert _run(code, BRETT_KERNELS=cap.upper()).stdout.strip() == allowed[-1]
+
+
+@needs_cython
+def test_the_api_and_the_core_name_the_same_levels() -> None:
+    assert tuple(_compiled_reversi().LEVELS) == KERNEL_LEVELS
 
 
 @needs_cython
