@@ -6,12 +6,11 @@ Reversi 8x8 perft(12) and Focus 2p perft(5), wall time, in this process
 (``perft(depth)``) and over a ``ProcessPoolExecutor`` with one worker per core
 (``perft(depth, executor=pool)``), alternating, at least seven runs each and
 at least 10 s of serial perft, the median of each.  Medians, not the best runs:
-on a shared VM a core can run at half speed for seconds at a time (another
-guest's work on its hyperthread sibling), and the best of many serial runs then
-catches a fast moment that the parallel runs, needing both cores fast at once,
-rarely do.  The pool is
-warmed first (its workers started and their cores imported), as a long-lived
-pool in a user's program is.  On a busy machine the speed-up says as much about
+on a shared VM a core can run at half speed for seconds at a time (other guests'
+work, as far as we can tell), and the best of many serial runs then catches a
+fast moment that the parallel runs, needing both cores fast at once, rarely do.
+The pool is warmed first (its workers started and their cores imported), as a
+long-lived pool in a user's program is.  On a busy machine the speed-up says as much about
 the scheduler as about brett (see docs/reversi.md, "Deep perft, measured").
 """
 
