@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._checks import MAX_PERFT_DEPTH, MAX_PLIES
+from ._core._stop import Stopper
 from .errors import (
     BrettError,
     EmptyStackError,
@@ -24,6 +25,7 @@ from .errors import (
     InvalidMoveError,
     InvalidPositionError,
     InvalidRecordError,
+    Stopped,
 )
 from .game import CHANCE as CHANCE
 from .game import (
@@ -103,6 +105,8 @@ __all__ = [
     "PlayoutStats",
     "Reversi",
     "Schuft",
+    "Stopped",
+    "Stopper",
     "__version__",
     "core_backend",
     "core_backends",

@@ -1,7 +1,8 @@
 """The exceptions brett raises for bad input.
 
 All derive from :class:`BrettError`, itself a :class:`ValueError`, so callers can
-catch one name.  A failed call never changes the game's state.
+catch one name.  A failed call never changes the game's state.  :class:`Stopped`
+is apart: it ends a long call that the caller asked to stop (``brett.Stopper``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ class EmptyStackError(BrettError, IndexError):
     (also an :class:`IndexError`, as ``list.pop`` raises)."""
 
 
+class Stopped(Exception):
+    """A long call (perft, a count, a search) ended early because a
+    :class:`~brett.Stopper` the thread holds was stopped.  Not a
+    :class:`BrettError`: nothing was wrong with the input; the game is unchanged."""
+
+
 __all__ = [
     "BrettError",
     "EmptyStackError",
@@ -39,4 +46,5 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "Stopped",
 ]

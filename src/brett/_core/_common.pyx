@@ -3,6 +3,7 @@
 
 cimport cython
 from cpython.pythread cimport PyThread_get_thread_ident
+from cpython.ref cimport PyObject
 from libc.stdint cimport SIZE_MAX, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
@@ -11,8 +12,12 @@ cdef extern from "Python.h":
     # stay set (Cython would otherwise report it as unraisable in a noexcept
     # function) until raise_if_stopped hands it to the caller.
     int check_signals "PyErr_CheckSignals" ()
+    # Likewise: NULL with the exception (Stopped) left set.
+    PyObject *PyObject_CallNoArgs(PyObject *callable)
+    void Py_DecRef(PyObject *o)
 
 from ._base import busy_error
+from ._stop import check as stop_check
 
 cdef extern from "brett_cpu.h":
     unsigned brett_cpu_features() noexcept nogil
@@ -48,15 +53,25 @@ cdef void *grow_array(void *array, Py_ssize_t *capacity, Py_ssize_t need, size_t
 
 
 cdef int poll_signals(Interrupt *it) noexcept nogil:
-    """Run Python's signal handlers; a handler's exception (KeyboardInterrupt)
-    stays set and stops the search (see raise_if_stopped)."""
+    """Run Python's signal handlers and check this thread's stoppers (brett.Stopper);
+    the exception (KeyboardInterrupt, Stopped) stays set and stops the search (see
+    raise_if_stopped)."""
     if it.stopped:
         return 1
     it.countdown = it.every
     with gil:
-        if check_signals() != 0:
+        if check_signals() != 0 or not _stop_ok():
             it.stopped = 1
     return it.stopped
+
+
+cdef bint _stop_ok() noexcept:
+    """stop_check() without Cython's exception handling: False with Stopped set."""
+    cdef PyObject *result = PyObject_CallNoArgs(<PyObject *>stop_check)
+    if result == NULL:
+        return False
+    Py_DecRef(result)
+    return True
 
 
 cdef int raise_if_stopped(Interrupt *it) except -1:
