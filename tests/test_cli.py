@@ -27,7 +27,7 @@ PERFT = {  # a game's CLI options and a depth with its count
 
 def brett_cli(*args: str, stdin: str = "", timeout: float = 120,
               env: Any = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "brett.cli", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "brett", *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout, env=env)
 
 
@@ -187,7 +187,7 @@ def test_play_against_a_level_through_a_pipe() -> None:
 def test_ctrl_c_during_a_search_quits() -> None:
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "play", "reversi", "--seats",
+    proc = subprocess.Popen([sys.executable, "-m", "brett", "play", "reversi", "--seats",
                              "mcts:60,human"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     assert proc.stdout is not None
@@ -262,7 +262,7 @@ def _stderr_on_a_terminal(args: list[str]) -> tuple[bytes, subprocess.Popen[str]
 def test_progress_shows_on_a_terminal_only() -> None:
     """A run over a second shows progress on stderr when stderr is a terminal,
     and nothing when it is a pipe."""
-    args = [sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth", "8",
+    args = [sys.executable, "-m", "brett", "perft", "reversi", "--depth", "8",
             "--backend", "python"]
     piped = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert piped.returncode == 0 and piped.stderr == ""
@@ -290,7 +290,7 @@ def test_schuft_options_and_dice() -> None:
 
 def test_a_closed_pipe_ends_quietly() -> None:
     """``brett play ... | head -3``: no traceback when the reader goes away."""
-    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "play", "schuft", "--seats",
+    proc = subprocess.Popen([sys.executable, "-m", "brett", "play", "schuft", "--seats",
                              "random", "--players", "4"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
@@ -361,7 +361,7 @@ def test_record_command_errors(tmp_path: Path, args: list[str], message: str) ->
     (tmp_path / "in.txt").write_text("x")
     (tmp_path / "in.json").write_text(brett.dump(brett.Reversi()))
     (tmp_path / "bad.ggf").write_text("nonsense")
-    result = subprocess.run([sys.executable, "-m", "brett.cli", *args], capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "brett", *args], capture_output=True,
                             text=True, timeout=120, cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("brett: error: ") and re.search(message, result.stderr)
@@ -372,7 +372,7 @@ def test_stats_shows_progress_on_a_terminal(tmp_path: Path) -> None:
 
     records = _archive(tmp_path, 10)
     write_wthor(records * 3000, tmp_path / "WTH_2026.wtb")  # seconds to replay
-    seen, proc = _stderr_on_a_terminal([sys.executable, "-m", "brett.cli", "stats",
+    seen, proc = _stderr_on_a_terminal([sys.executable, "-m", "brett", "stats",
                                         str(tmp_path / "WTH_2026.wtb")])
     assert proc.returncode == 0 and b"games replayed" in seen
 

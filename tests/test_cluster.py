@@ -61,12 +61,12 @@ def test_a_killed_worker_does_not_change_the_count(client: Any) -> None:
 
 def test_the_command_line_on_a_cluster(client: Any) -> None:
     address = client.scheduler.address
-    result = subprocess.run([sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth",
+    result = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth",
                              "9", "--scheduler", address], capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("perft(9) = 3005288\n")
-    bad = subprocess.run([sys.executable, "-m", "brett.cli", "perft", "reversi", "--depth",
+    bad = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth",
                           "3", "--scheduler", "tcp://127.0.0.1:9"], capture_output=True,
                          text=True, timeout=120)
     assert bad.returncode == 2 and "--scheduler" in bad.stderr

@@ -247,7 +247,7 @@ def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 def test_ctrl_c_stops_the_cli() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "perft", "reversi",
+    proc = subprocess.Popen([sys.executable, "-m", "brett", "perft", "reversi",
                              "--depth", "14"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=_default_sigint)
     time.sleep(1.5)

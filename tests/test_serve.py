@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import brett
-from brett.serve import Server
+from brett.frontends.protocol import Server
 
 ROOT = Path(__file__).parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text())
@@ -37,7 +37,7 @@ class Client:
     """``brett serve`` in a subprocess; every line checked against the schema."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "serve"],
+        self.proc = subprocess.Popen([sys.executable, "-m", "brett", "serve"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1)
         self.next_id = 0
@@ -302,7 +302,7 @@ def test_a_client_in_another_language_plays_a_game() -> None:
     if node is None:
         pytest.skip("Node.js is not installed")
     result = subprocess.run([node, str(ROOT / "examples" / "serve_client.mjs"),
-                             sys.executable, "-m", "brett.cli", "serve"],
+                             sys.executable, "-m", "brett", "serve"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert " moves: " in result.stdout and "discs " in result.stdout
@@ -327,7 +327,7 @@ def test_brett_play_json_speaks_the_protocol_through_a_pipe() -> None:
     requests = [{"id": 1, "cmd": "move", "game_id": "g1", "move": "c2"},
                 {"id": 2, "cmd": "move", "game_id": "g1", "move": "a1"},
                 {"id": 3, "cmd": "quit"}]
-    result = subprocess.run([sys.executable, "-m", "brett.cli", "play", "reversi", "--size", "6",
+    result = subprocess.run([sys.executable, "-m", "brett", "play", "reversi", "--size", "6",
                              "--json"], input="".join(json.dumps(r) + "\n" for r in requests),
                             capture_output=True, text=True, timeout=60)
     replies = [json.loads(line) for line in result.stdout.splitlines()]
@@ -342,7 +342,7 @@ def test_brett_play_json_speaks_the_protocol_through_a_pipe() -> None:
 def test_brett_serve_http_serves_the_page_and_the_api() -> None:
     import urllib.request
 
-    proc = subprocess.Popen([sys.executable, "-m", "brett.cli", "serve", "--http", "--port",
+    proc = subprocess.Popen([sys.executable, "-m", "brett", "serve", "--http", "--port",
                              "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    from brett.webapp import make_server
+    from brett.frontends.webserver import make_server
 
     httpd = make_server("127.0.0.1", 0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Optional, TextIO
 
-from . import __version__
-from ._checks import MAX_PERFT_DEPTH, as_int
-from .errors import BrettError
-from .game import GAMES, Game
+from .. import __version__
+from .._checks import MAX_PERFT_DEPTH, as_int
+from ..errors import BrettError
+from ..game import GAMES, Game
 
 PROGRESS_AFTER = 1.0
 """Seconds before progress appears on a terminal."""
@@ -246,7 +246,7 @@ def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
     finished subtree recorded in the checkpoint file (if any) as it completes."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    from .game import _perft_task
+    from ..game import _perft_task
 
     tasks = game.perft_tasks(args.depth, tasks=8 * workers)
     header = {"game": game.game_name, "position": game.position(), "depth": args.depth,
@@ -411,7 +411,7 @@ def _seat_number(value: str, kind: Callable[[str], float]) -> Optional[float]:
 
 def _mcts(seconds: Optional[float] = None, level: Optional[int] = None,
           seed: Optional[int] = None) -> Any:
-    from .ai import MCTSPlayer
+    from ..ai import MCTSPlayer
 
     if level is not None:
         return MCTSPlayer.level(level, seed=seed)
@@ -421,7 +421,7 @@ def _mcts(seconds: Optional[float] = None, level: Optional[int] = None,
 def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
     if args.json:
-        from .serve import Server, serve
+        from .protocol import Server, serve
 
         server = Server()
         out.write(json.dumps({"id": None, "ok": True, **server.open(game)}) + "\n")
@@ -530,7 +530,7 @@ def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
 
 # ------------------------------------------------------------------ record files
 def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from .formats import read_records, write_records
+    from ..formats import read_records, write_records
 
     records = read_records(args.input, args.source, args.jou, args.trn)
     target = Path(args.output)
@@ -543,8 +543,8 @@ def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from .formats import read_records
-    from .render import svg
+    from ..formats import read_records
+    from ..render import svg
 
     records = read_records(args.input, args.source, args.jou, args.trn)
     if args.game is not None and not 1 <= args.game <= len(records):
@@ -576,7 +576,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
 
 def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from .formats import read_records
+    from ..formats import read_records
 
     progress = Progress(err)
     games: dict[str, list[int]] = {}   # name -> [games, plies, draws, unfinished]
@@ -612,7 +612,7 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     if args.http:
-        from .webapp import run
+        from .webserver import run
 
         as_int(args.port, "--port", 0, 65535)
         try:
@@ -620,7 +620,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         except OSError as exc:
             raise BrettError(f"cannot serve on {args.host}:{args.port}: {exc}") from None
         return
-    from .serve import serve
+    from .protocol import serve
 
     code = serve(sys.stdin, out)
     if code:
@@ -658,5 +658,3 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -19,14 +19,14 @@ import json
 import sys
 from typing import Any, Optional, TextIO
 
-from .serve import MAX_LINE, Server
+from .protocol import MAX_LINE, Server
 
 PAGES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
          "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
 
 
 def _asset(name: str) -> bytes:
-    return importlib.resources.files("brett.web").joinpath(name).read_bytes()
+    return importlib.resources.files("brett.frontends.page").joinpath(name).read_bytes()
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -29,9 +29,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Optional, TextIO
 
-from ._checks import MAX_PERFT_DEPTH, MAX_TEXT, as_int, seed_value
-from .errors import BrettError
-from .game import CHANCE, GAMES, TERMINAL, Game
+from .._checks import MAX_PERFT_DEPTH, MAX_TEXT, as_int, seed_value
+from ..errors import BrettError
+from ..game import CHANCE, GAMES, TERMINAL, Game
 
 MAX_LINE = 1 << 20
 """The longest request line read (1 MiB); a longer one is answered with an error."""
@@ -222,7 +222,7 @@ class Server:
         return {"played": str(game.peek()), **self._state(game)}
 
     def svg(self, request: dict[str, Any]) -> dict[str, Any]:
-        from .render import svg
+        from ..render import svg
 
         options = request.get("options", {})
         if not isinstance(options, dict):
@@ -233,12 +233,12 @@ class Server:
             raise ProtocolError(f"bad svg options: {exc}") from None
 
     def load(self, request: dict[str, Any]) -> dict[str, Any]:
-        from .records import load
+        from ..records import load
 
         return self._register(load(self._text(request, "record")))
 
     def save(self, request: dict[str, Any]) -> dict[str, Any]:
-        from .records import dump
+        from ..records import dump
 
         return {"record": dump(self._game(request))}
 
@@ -277,7 +277,7 @@ class Server:
     def _player(request: dict[str, Any]) -> Any:
         """The MCTSPlayer of a ``play`` or ``hint`` request's budget: ``level``, or
         ``seconds`` and/or ``iterations`` (the first reached ends the search)."""
-        from .ai import MCTSPlayer
+        from ..ai import MCTSPlayer
 
         seed = seed_value(request.get("seed"))
         level, seconds, iterations = (request.get(k) for k in ("level", "seconds",

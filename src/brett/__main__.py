@@ -1,0 +1,7 @@
+"""``python -m brett``: the ``brett`` command."""
+
+import sys
+
+from .frontends.cli import main
+
+sys.exit(main())
