@@ -34,8 +34,9 @@ plain-Python twin ``_search_py.py``).  How it treats each game:
   the search runs N independent trees in parallel (root parallelism) and adds
   their root statistics; each tree does its share of ``iterations``.  A seeded
   search with an ``iterations`` budget is reproducible (for any ``threads``).
-* **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread) or Ctrl-C ends a
-  search at once; it returns the best move found so far.  Every tree completes
+* **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread), a
+  :class:`brett.Stopper` the searching thread holds, or Ctrl-C ends a search
+  at once; it returns the best move found so far.  Every tree completes
   at least one iteration, so a search always has a move to return, whatever
   stopped it.  :attr:`~MCTSPlayer.last_search` tells whether a search was
   interrupted.
@@ -54,6 +55,7 @@ from typing import Any, Generic, Optional, TypeVar
 
 from ._checks import as_int, optional_cap, seed_value
 from ._core import CHANCE
+from ._core._stop import requested as stopper_stopped
 from ._core._rng import SplitMix64
 from .errors import BrettError
 from .game import Game, load_cores
@@ -160,6 +162,7 @@ class MCTSPlayer(Player):
         self._seed_lock = threading.Lock()
         self._busy = threading.Lock()
         self._stop: Any = None
+        self._running: Optional[tuple[list[Any], float]] = None  # trees, start
         self.last_search: Optional[SearchInfo] = None
         self.total_iterations = 0
         """Iterations of every search of this player (with :attr:`total_seconds`,
@@ -198,6 +201,15 @@ class MCTSPlayer(Player):
         if flag is not None:
             flag.set()
 
+    def progress(self) -> Optional[tuple[int, float]]:
+        """``(iterations, seconds)`` of the search running now (from any thread),
+        or None when none runs."""
+        running = self._running
+        if running is None:
+            return None
+        trees, start = running
+        return sum(tree.iterations for tree in trees), time.perf_counter() - start
+
     # ---- the search
     def _next_seed(self) -> int:
         with self._seed_lock:
@@ -224,6 +236,7 @@ class MCTSPlayer(Player):
         shares = _shares(self.iterations, self.threads)
         errors: list[BaseException] = []
         start = time.perf_counter()
+        self._running = (trees, start)
         done = [threading.Event() for _ in trees]
         workers = [threading.Thread(target=_work, args=(tree, share, stop, errors, finished),
                                     daemon=True, name=f"brett-mcts-{i}")
@@ -235,6 +248,7 @@ class MCTSPlayer(Player):
             interrupted = self._wait(workers, done, stop, start)
         finally:
             stop.set()  # a Ctrl-C before the wait: no worker may search on
+            self._running = None
         elapsed = time.perf_counter() - start
         for worker in workers:  # each is past its search: this only reaps the thread
             worker.join()
@@ -263,6 +277,9 @@ class MCTSPlayer(Player):
             for worker, finished in zip(workers, done, strict=True):
                 while not finished.is_set() and worker.is_alive():
                     if deadline is not None and time.perf_counter() >= deadline:
+                        stop.set()
+                    if stopper_stopped():  # a brett.Stopper this thread holds
+                        interrupted = True
                         stop.set()
                     time.sleep(POLL)
         except KeyboardInterrupt:

@@ -284,7 +284,7 @@ cdef class Tree:
                 if r <= 0:
                     break
                 done += 1
-        self.iterations += done
+                self.iterations += 1  # read by MCTSPlayer.progress() meanwhile
         if r == 0:
             raise MemoryError()
         return done

@@ -139,7 +139,7 @@ class Tree:
                    and self.nodes[0].visits < MAX_VISITS):
                 self._iterate()
                 done += 1
-        self.iterations += done
+                self.iterations += 1  # read by MCTSPlayer.progress() meanwhile
         return done
 
     def root(self) -> list[tuple[int, int, float, int, Any]]:
