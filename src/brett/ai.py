@@ -55,8 +55,8 @@ from typing import Any, Generic, Optional, TypeVar
 
 from ._checks import as_int, optional_cap, seed_value
 from ._core import CHANCE
-from ._core._stop import requested as stopper_stopped
 from ._core._rng import SplitMix64
+from ._core._stop import requested as stopper_stopped
 from .errors import BrettError
 from .game import Game, load_cores
 

@@ -41,7 +41,15 @@ from ._core._focus_py import (
     FocusState,
 )
 from .errors import BrettError, InvalidMoveError, InvalidPositionError
-from .game import TERMINAL, Game, Outcome, load_cores
+from .game import (
+    MAX_PLIES_OPTION,
+    SEED_OPTION,
+    TERMINAL,
+    Game,
+    GameOption,
+    Outcome,
+    load_cores,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -242,6 +250,20 @@ class Focus(Game[FocusMove]):
     _move_types: ClassVar[tuple[type, ...]] = (FocusMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "FocusCore"
+    OPTIONS = (
+        GameOption("players", ("integer",), 2, "number of players", 2, 4),
+        GameOption("teams", ("boolean",), True, "four players play as two teams (red and blue "
+                   "against green and yellow)"),
+        GameOption("move_rule", ("string",), "exact", "how far a stack moves",
+                   choices=("exact", "up_to", "whole")),
+        GameOption("swap", ("string", "array", "null"), None,
+                   "2 players: trade a red and a green piece, 'random' or two squares like "
+                   "c3,d3 (F9)"),
+        GameOption("mirror_rule", ("boolean",), False,
+                   "2 players: the mirror rule of F9"),
+        MAX_PLIES_OPTION,
+        SEED_OPTION,
+    )
     _search_plies = 30   # random Focus games run for thousands of moves: brett.ai cuts them
 
     _swap: Optional[tuple[str, str]]

@@ -206,6 +206,43 @@ class GameRegistry(Mapping[str, "type[Game[Any]]"]):
 GAMES = GameRegistry()
 
 
+# ----------------------------------------------------------------------- options
+@dataclasses.dataclass(frozen=True)
+class GameOption:
+    """One keyword argument of a game's constructor, described for frontends: the
+    web app builds its form from these, the protocol checks option names with them
+    (``brett.Reversi.OPTIONS``).  ``types`` are JSON's names of the values the
+    option takes (``"integer"``, ``"string"``, ``"boolean"``, ``"array"``,
+    ``"null"``); integers lie in ``minimum``..``maximum`` in steps of ``step``; a
+    string is one of ``choices`` when they are given."""
+
+    name: str
+    types: tuple[str, ...]
+    default: Any
+    help: str
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    step: int = 1
+    choices: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The option as JSON-ready data (what the protocol's ``games`` answers)."""
+        data: dict[str, Any] = {"name": self.name, "types": list(self.types),
+                                "default": self.default, "help": self.help}
+        if self.minimum is not None:
+            data.update(minimum=self.minimum, maximum=self.maximum, step=self.step)
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+SEED_OPTION = GameOption("seed", ("integer", "null"), None,
+                         "seed of the game's random choices (none: a fresh one)")
+MAX_PLIES_OPTION = GameOption("max_plies", ("integer", "null"), None,
+                              "end the game as unfinished after this many moves (none: no cap)",
+                              1, MAX_PLIES)
+
+
 # ---------------------------------------------------------------------- results
 class Outcome(NamedTuple):
     """How a finished game ended.
@@ -348,6 +385,9 @@ class Game(Generic[MoveT]):
     """True where a move may take several integer actions (Phutball, Schuft)."""
     _canonicalize: ClassVar[bool] = False
     """True where several step lists are one move and push records one of them."""
+    OPTIONS: ClassVar[tuple[GameOption, ...]] = ()
+    """The constructor's keyword arguments, described for frontends (tested equal
+    to the constructor's parameters)."""
 
     _core: Core
     _root: Any

@@ -44,7 +44,16 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ._checks import MAX_PLIES, digits, option_int, optional_cap, seed_value, text_field
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import MORE, Clicks, Game, Outcome, load_cores
+from .game import (
+    MAX_PLIES_OPTION,
+    MORE,
+    SEED_OPTION,
+    Clicks,
+    Game,
+    GameOption,
+    Outcome,
+    load_cores,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -167,6 +176,14 @@ class Phutball(Game[PhutballMove]):
     game_name = "phutball"
     Move = PhutballMove
     _move_types = (PhutballMove,)
+    OPTIONS = (
+        GameOption("columns", ("integer",), 15, "board width", 5, 25),
+        GameOption("rows", ("integer",), 19, "board height, the goal lines included", 5, 25),
+        GameOption("ball", ("string", "null"), None,
+                   "the ball's starting point (none: the centre)"),
+        MAX_PLIES_OPTION,
+        SEED_OPTION,
+    )
     _cores = _cores
     _core_class_name = "PhutballCore"
     multi_action = True

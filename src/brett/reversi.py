@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 from ._checks import as_int, option_int, seed_value, text_field
 from ._core._reversi_py import SIZES
 from .errors import BrettError, InvalidMoveError, InvalidPositionError
-from .game import TERMINAL, Game, Outcome, load_cores
+from .game import SEED_OPTION, TERMINAL, Game, GameOption, Outcome, load_cores
 
 if TYPE_CHECKING:
     import argparse
@@ -173,6 +173,17 @@ class Reversi(Game[ReversiMove]):
     _move_types: ClassVar[tuple[type, ...]] = (ReversiMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "ReversiCore"
+    OPTIONS = (
+        GameOption("size", ("integer", "null"), None,
+                   "board size (none: 8, and 10 for the octagon)", 4, 16, 2),
+        GameOption("board", ("string",), "square", "board shape", choices=("square", "octagon")),
+        GameOption("holes", ("integer", "string", "array"), 0,
+                   "blocked squares: a count 0-4, 'random', or squares like b2,g7", 0, 4),
+        GameOption("handicap", ("integer",), 0, "handicap corners", 0, 4),
+        GameOption("handicap_color", ("string",), "black", "who gets the handicap corners",
+                   choices=("black", "white")),
+        SEED_OPTION,
+    )
 
     _size: int
     _octagon: bool

@@ -53,7 +53,18 @@ from ._checks import (
 )
 from ._core import _schuft_py as _py
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
-from .game import CHANCE, MORE, TERMINAL, Game, Outcome, PlayoutStats, load_cores
+from .game import (
+    CHANCE,
+    MAX_PLIES_OPTION,
+    MORE,
+    SEED_OPTION,
+    TERMINAL,
+    Game,
+    GameOption,
+    Outcome,
+    PlayoutStats,
+    load_cores,
+)
 
 if TYPE_CHECKING:
     import argparse
@@ -279,6 +290,14 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     game_name = "schuft"
     Move = SchuftMove
     _move_types = (SchuftMove, Roll)
+    OPTIONS = (
+        GameOption("players", ("integer",), 2, "number of players", 2, 4),
+        GameOption("first_player", ("integer", "string"), 0,
+                   "who starts: a player 0..players-1, or 'roll' (the dice decide)", 0, 3,
+                   choices=("roll",)),
+        MAX_PLIES_OPTION,
+        SEED_OPTION,
+    )
     _cores = _cores
     _core_class_name = "SchuftCore"
     has_chance = True

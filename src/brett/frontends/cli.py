@@ -143,6 +143,10 @@ def _add_record_commands(commands: Any) -> None:
                        help="the web app's port (default 8000; 0: any free port)")
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (default 127.0.0.1, this machine)")
+    serve.add_argument("--allow-host", action="append", metavar="NAME",
+                       help="with --http beyond loopback: a host name that browsers use "
+                            "for this server (repeatable); requests naming another are "
+                            "refused")
     for sub in (convert, replay, stats):
         for flag, table in (("--jou", "player"), ("--trn", "tournament")):
             sub.add_argument(flag, metavar="FILE", help=f"WTHOR {table} names (default: "
@@ -421,12 +425,9 @@ def _mcts(seconds: Optional[float] = None, level: Optional[int] = None,
 def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO,
              read: Optional[Callable[[str], str]] = None) -> None:
     if args.json:
-        from .protocol import Server, serve
+        from .stdio import serve
 
-        server = Server()
-        out.write(json.dumps({"id": None, "ok": True, **server.open(game)}) + "\n")
-        out.flush()
-        if serve(sys.stdin, out, server):
+        if serve(sys.stdin, out, game=game):
             raise KeyboardInterrupt
         return
     read = read or input  # looked up at call time, so tests can patch builtins.input
@@ -612,15 +613,15 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     if args.http:
-        from .webserver import run
+        from .webserver import WebServer
 
         as_int(args.port, "--port", 0, 65535)
         try:
-            run(args.host, args.port, out)
+            WebServer(args.host, args.port, allow_hosts=args.allow_host or ()).run(out)
         except OSError as exc:
             raise BrettError(f"cannot serve on {args.host}:{args.port}: {exc}") from None
         return
-    from .protocol import serve
+    from .stdio import serve
 
     code = serve(sys.stdin, out)
     if code:

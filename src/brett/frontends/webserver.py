@@ -1,90 +1,327 @@
-"""``brett serve --http``: a small web app over the engine protocol.
+"""``brett serve --http``: the engine protocol over HTTP and WebSocket, and the web app.
 
-One page (plain HTML, JavaScript and CSS shipped in ``brett/web``, nothing from
-the network) where people play any of the four games, with any options, against
-each other or the computer (the random player, or the tree search of
-:mod:`brett.ai` at levels 1-10, on any seats): click to move with the legal
-targets shown, the changed squares flashing, undo, new game, a hint (the
-search's best moves, marked on the board), Schuft's dice and the result.  The
-page speaks the protocol of :mod:`brett.serve` as JSON posted to ``/api``
-(``play`` for the computer's moves, ``hint``); the standard library's HTTP
-server serves it, one request at a time, on the loopback address by default.
+Needs the ``web`` extra (``pip install 'brett[web]'``: aiohttp).  One server
+serves many clients at once:
+
+* ``GET /`` — the web app's page (``page/``: plain HTML, JavaScript and CSS,
+  nothing from the network), which speaks the protocol over a WebSocket.
+* ``GET /ws`` — a WebSocket: one session for the connection's life; each text
+  message is a request, and answers and events (search progress, the computer's
+  move when it is ready) come back as text messages, matched by ``id``.
+* ``POST /api`` — one request per HTTP request (``Content-Type:
+  application/json``), answered with its answer.  ``{"cmd": "hello"}`` opens a
+  session and answers its token; every other request carries it in the
+  ``Brett-Session`` header.  A session without requests expires.
+
+It listens on the loopback address unless told otherwise, and it refuses
+(403) a request whose ``Host`` is not one of the server's own names or whose
+``Origin`` is another site's, so no web page the user visits can drive it
+(cross-site requests, DNS rebinding).  No request reads or writes a file.
 """
 
 from __future__ import annotations
 
-import http.server
+import asyncio
+import contextlib
 import importlib.resources
+import ipaddress
 import json
-import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional, TextIO
 
-from .protocol import MAX_LINE, Server
+from ..errors import BrettError
+from .protocol import LimitExceeded, ProtocolError, error_answer
+from .sessions import Answer, Hub, Limits, Session
+
+try:
+    from aiohttp import WSMsgType, web
+except ImportError:  # pragma: no cover - the web extra is not installed
+    web = None
 
 PAGES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
          "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
+SESSION_HEADER = "Brett-Session"
+BODY_SECONDS = 10.0
+"""How long the body of a request may take to arrive."""
+IDLE_CONNECTION = 30.0
+"""An HTTP connection that sends no request for this long is closed."""
+OUTBOX = 1000
+"""Messages queued for a WebSocket client that does not read: past this it is closed."""
+REQUEST_THREADS = 16
+"""Threads answering quick requests (the event loop never waits for the engine)."""
+HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+}
 
 
-def _asset(name: str) -> bytes:
-    return importlib.resources.files("brett.frontends.page").joinpath(name).read_bytes()
+def _require_aiohttp() -> None:
+    if web is None:
+        raise BrettError("the web server needs aiohttp: pip install 'brett[web]'")
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    server_version = "brett"
-    engine: Server  # set on the subclass made by make_server
-
-    def do_GET(self) -> None:
-        page = PAGES.get(self.path.split("?", 1)[0])
-        if self.path == "/favicon.ico":
-            self._send(204, b"", "image/x-icon")  # none: no request the browser logs as lost
-            return
-        if page is None:
-            self._send(404, b"not found", "text/plain")
-            return
-        self._send(200, _asset(page[0]), page[1] + "; charset=utf-8")
-
-    def do_POST(self) -> None:
-        if self.path != "/api":
-            self._send(404, b"not found", "text/plain")
-            return
-        size = int(self.headers.get("Content-Length") or 0)
-        if not 0 < size <= MAX_LINE:
-            reply: dict[str, Any] = {"id": None, "ok": False, "error": {
-                "type": "ProtocolError", "message": f"a request of {size} bytes"}}
-        else:
-            body = self.rfile.read(size).decode("utf-8", "replace")
-            reply = self.engine.handle(body)
-        self._send(200, json.dumps(reply).encode(), "application/json")
-
-    def _send(self, status: int, body: bytes, kind: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # quiet: the terminal shows the address, not every request
+def own_hosts(host: str, port: int, extra: Iterable[str] = ()) -> set[str]:
+    """The ``Host`` values a browser sends to this server: its address and, for
+    loopback, ``localhost`` and both loopback addresses; plus ``extra`` names."""
+    names = {host, *extra}
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host.strip("[]")).is_loopback:
+            names |= {"localhost", "127.0.0.1", "[::1]"}
+    if host == "localhost":
+        names |= {"127.0.0.1", "[::1]"}
+    return {f"{name}:{port}" for name in names} | ({*names} if port == 80 else set())
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000) -> http.server.HTTPServer:
-    """The app's HTTP server (``port`` 0: any free port; see ``server_address``)."""
-    handler = type("Handler", (_Handler,), {"engine": Server()})
-    return http.server.HTTPServer((host, port), handler)
+class App:
+    """The aiohttp application over one :class:`Hub`."""
+
+    def __init__(self, hub: Hub, hosts: set[str]) -> None:
+        _require_aiohttp()
+        self.hub = hub
+        self.hosts = hosts
+        self.threads = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="brett-request")
+        self.app = web.Application(middlewares=[self._guard],
+                                   client_max_size=hub.limits.request_bytes)
+        self.app.router.add_get("/ws", self.websocket)
+        self.app.router.add_post("/api", self.api)
+        self.app.router.add_get("/favicon.ico", self.favicon)
+        for path in PAGES:
+            self.app.router.add_get(path, self.page)
+
+    # ---- security: only this server's own pages may talk to it
+    @web.middleware if web is not None else (lambda f: f)
+    async def _guard(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        host = request.headers.get("Host", "")
+        origin = request.headers.get("Origin")
+        if host not in self.hosts:
+            return _refusal(403, f"Host {host!r:.60} is not this server's: refused "
+                                 "(see brett serve --allow-host)")
+        if origin is not None and origin != f"http://{host}":
+            return _refusal(403, f"Origin {origin!r:.60} is another site: refused")
+        response = await handler(request)
+        response.headers.update(HEADERS)
+        return response
+
+    # ---- the page
+    async def page(self, request: Any) -> Any:
+        name, kind = PAGES[request.path]
+        body = importlib.resources.files("brett.frontends.page").joinpath(name).read_bytes()
+        return web.Response(body=body, content_type=kind, charset="utf-8")
+
+    async def favicon(self, request: Any) -> Any:
+        return web.Response(status=204)
+
+    # ---- HTTP: one request, one answer
+    async def api(self, request: Any) -> Any:
+        if request.content_type != "application/json":
+            return _refusal(415, "send requests as Content-Type: application/json")
+        try:
+            body = await asyncio.wait_for(request.read(), BODY_SECONDS)
+        except asyncio.TimeoutError:
+            return _refusal(408, f"the request's body did not arrive in {BODY_SECONDS:g} s")
+        except web.HTTPRequestEntityTooLarge:
+            return _refusal(413, f"a request is at most {self.hub.limits.request_bytes} bytes")
+        session, answer = self._http_session(request, body)
+        if session is None:
+            return web.json_response(answer)
+        if session.in_flight >= self.hub.limits.requests:
+            return web.json_response(error_answer(None, LimitExceeded(
+                f"{session.in_flight} requests of this session are being answered, the "
+                "most at once: wait for one")))
+        session.in_flight += 1
+        try:
+            answer = await self._answer(session, body)
+        finally:
+            session.in_flight -= 1
+        if session.quit:
+            self.hub.end(session, "the client quit")
+        return web.json_response(answer)
+
+    def _http_session(self, request: Any, body: bytes) -> tuple[Optional[Session], Answer]:
+        """The request's session; ``hello`` without one opens one."""
+        token = request.headers.get(SESSION_HEADER)
+        if token is not None:
+            session = self.hub.get(token)
+            if session is not None:
+                return session, {}
+            return None, error_answer(None, ProtocolError(
+                f"unknown session: it ended (idle, or the server restarted) or never existed; "
+                f"send {{\"cmd\": \"hello\"}} without {SESSION_HEADER} for a new one"))
+        if _command(body) not in ("hello", "games"):
+            return None, error_answer(None, ProtocolError(
+                f"no session: send {{\"cmd\": \"hello\"}} first and then its \"session\" in "
+                f"the {SESSION_HEADER} header"))
+        try:
+            return self.hub.open(), {}
+        except LimitExceeded as exc:
+            return None, error_answer(None, exc)
+
+    async def _answer(self, session: Session, raw: Any) -> Answer:
+        """The session's answer, worked out off the event loop."""
+        loop = asyncio.get_running_loop()
+        reply = await loop.run_in_executor(self.threads, session.handle, raw)
+        if not isinstance(reply, Future):
+            return reply
+        try:
+            return await asyncio.wrap_future(reply)
+        except asyncio.CancelledError:  # the client went away: so does its search
+            session.stop(lambda job: job.answer is reply, "the client went away")
+            raise
+
+    # ---- WebSocket: a session for the connection's life
+    async def websocket(self, request: Any) -> Any:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=self.hub.limits.request_bytes)
+        await ws.prepare(request)
+        loop = asyncio.get_running_loop()
+        outbox: asyncio.Queue[Optional[Answer]] = asyncio.Queue()
+
+        def send(message: Optional[Answer]) -> None:  # from any thread
+            with contextlib.suppress(RuntimeError):   # the loop has closed
+                loop.call_soon_threadsafe(outbox.put_nowait, message)
+
+        try:
+            session = self.hub.open(events=send)
+        except LimitExceeded as exc:
+            await ws.send_json(error_answer(None, exc))
+            await ws.close()
+            return ws
+        sender = asyncio.create_task(self._send_all(ws, outbox))
+        try:
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    send(error_answer(None, ProtocolError("requests are text messages")))
+                    continue
+                reply = await loop.run_in_executor(self.threads, session.handle, message.data)
+                if isinstance(reply, Future):
+                    reply.add_done_callback(lambda done: send(done.result()))
+                else:
+                    send(reply)
+                if session.quit:
+                    break
+        finally:
+            self.hub.end(session, "the connection closed")
+            send(None)
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            await ws.close()
+        return ws
+
+    @staticmethod
+    async def _send_all(ws: Any, outbox: asyncio.Queue[Optional[Answer]]) -> None:
+        while True:
+            message = await outbox.get()
+            if message is None or ws.closed:
+                return
+            if outbox.qsize() > OUTBOX:  # a client that does not read
+                await ws.close(message=b"too many unread messages")
+                return
+            try:
+                await ws.send_str(json.dumps(message))
+            except (ConnectionError, RuntimeError):
+                return
+
+    def close(self) -> None:
+        self.hub.close()
+        self.threads.shutdown(wait=False, cancel_futures=True)
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, out: Optional[TextIO] = None) -> None:
-    """Serve the app until Ctrl-C."""
-    out = out if out is not None else sys.stdout
-    httpd = make_server(host, port)
-    shown_port = httpd.server_address[1]
-    print(f"brett: play at http://{host}:{shown_port}/ (Ctrl-C to stop)", file=out,
-          flush=True)
+def _command(body: bytes) -> Any:
     try:
-        httpd.serve_forever()
-    finally:
-        httpd.server_close()
+        request = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    return request.get("cmd") if isinstance(request, dict) else None
 
 
-__all__ = ["make_server", "run"]
+def _refusal(status: int, message: str) -> Any:
+    kind = "LimitExceeded" if status == 413 else "ProtocolError"
+    return web.json_response({"id": None, "ok": False,
+                              "error": {"type": kind, "message": message}}, status=status)
+
+
+class WebServer:
+    """The web server on ``host``:``port`` (port 0: any free one), run in a thread
+    of its own (:meth:`start`) or in the caller's (:meth:`run`)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 8000,
+                 limits: Optional[Limits] = None, allow_hosts: Iterable[str] = ()) -> None:
+        _require_aiohttp()
+        self.host, self.port = host, port
+        self.limits = limits if limits is not None else Limits()
+        self.allow_hosts = tuple(allow_hosts)
+        self.url = ""
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._runner: Any = None
+        self._app: Optional[App] = None
+        self._thread: Optional[threading.Thread] = None
+
+    async def _open(self) -> None:
+        self._app = App(Hub(self.limits), set())
+        self._runner = web.AppRunner(self._app.app, handler_cancellation=True,
+                                     keepalive_timeout=IDLE_CONNECTION, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self._app.hosts |= own_hosts(self.host, port, self.allow_hosts)
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        self.url = f"http://{shown}:{port}/"
+
+    async def _shut(self) -> None:
+        if self._app is not None:
+            self._app.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def start(self) -> str:
+        """Serve in a background thread; the server's URL."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def main() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            try:
+                loop.run_until_complete(self._open())
+            except BaseException as exc:
+                failure.append(exc)
+                ready.set()
+                return
+            ready.set()
+            loop.run_forever()
+            loop.run_until_complete(self._shut())
+            loop.close()
+
+        self._thread = threading.Thread(target=main, name="brett-web", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+        return self.url
+
+    def stop(self) -> None:
+        """End a server started with :meth:`start` (its searches stop)."""
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+
+    def run(self, out: TextIO) -> None:
+        """Serve in this thread until Ctrl-C (which ends it cleanly)."""
+        async def main() -> None:
+            await self._open()
+            print(f"brett: play at {self.url} (Ctrl-C to stop)", file=out, flush=True)
+            try:
+                await asyncio.Event().wait()
+            finally:
+                await self._shut()
+
+        asyncio.run(main())
+
+
+__all__ = ["App", "WebServer", "own_hosts"]

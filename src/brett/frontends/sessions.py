@@ -1,0 +1,432 @@
+"""Sessions, searches and limits: how one server serves many clients at once.
+
+A :class:`Hub` is one server's state: its sessions, a pool of worker threads
+for the searches, and a ticker thread that reports search progress, ends
+searches past the server's time limit and expires idle games and sessions.
+
+A :class:`Session` is one client: a stdio pipe, a WebSocket, or an HTTP client
+holding the session's token.  Its games live under ids that only it can reach
+(and that nobody could guess).  Quick commands run in the caller's thread, one
+at a time per session; a search (``perft``, ``play``, ``hint``) is a
+:class:`Job` that runs on a snapshot of the game in the hub's pool, so the
+session and every other one go on being answered meanwhile; its answer arrives
+later, through a :class:`~concurrent.futures.Future`.  A ``play`` holds its
+game until it ends: moves on that game are refused (``Busy``) meanwhile.
+
+Nothing here reads or writes a file, or knows how bytes travel.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Optional, Union
+
+from .. import Stopped, Stopper
+from ..game import Game
+from .protocol import (
+    Interrupted,
+    LimitExceeded,
+    ProtocolError,
+    check_fields,
+    decode,
+    error_answer,
+    show,
+)
+
+Answer = dict[str, Any]
+Reply = Union[Answer, "Future[Answer]"]
+"""What :meth:`Session.handle` returns: the answer, or its future for a search."""
+Events = Callable[[Answer], None]
+"""Where a streaming session's unsolicited messages go (progress, closed games)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """What one client may hold and ask for, and when idle things expire
+    (seconds; None: never)."""
+
+    request_bytes: int = 1 << 20
+    """The largest request (a line, an HTTP body, a WebSocket message)."""
+    games: int = 100
+    """Games open at once in one session."""
+    sessions: int = 1000
+    """Sessions open at once in one server."""
+    searches: int = 2
+    """Searches (perft, play, hint) of one session running or waiting at once."""
+    workers: int = max(2, os.cpu_count() or 2)
+    """Searches running at once in the whole server (the pool's threads)."""
+    queue: int = 64
+    """Searches waiting for a worker in the whole server."""
+    requests: int = 8
+    """HTTP requests of one session in flight at once."""
+    search_seconds: float = 60.0
+    """The longest ``play`` or ``hint``, whatever budget it asks for."""
+    perft_seconds: float = 600.0
+    """The longest ``perft``: it is stopped (``Interrupted``) after this."""
+    game_idle: Optional[float] = 7200.0
+    """A game nobody asked about for this long is closed."""
+    session_idle: Optional[float] = 1800.0
+    """A session without a connection that sent nothing for this long ends."""
+    evict_idle: float = 60.0
+    """When the server is full, a connectionless session idle this long makes room."""
+
+    def public(self) -> dict[str, Any]:
+        """The limits a client may want to know (``hello``)."""
+        return {k: getattr(self, k) for k in ("request_bytes", "games", "searches",
+                                              "search_seconds", "perft_seconds",
+                                              "game_idle", "session_idle")}
+
+
+LOCAL = Limits(games=1000, searches=8, session_idle=None, game_idle=None)
+"""One client on a pipe (``brett serve``): nothing expires."""
+
+TICK = 0.2
+"""Seconds between two looks of the ticker (progress, time limits)."""
+SWEEP = 1.0
+"""Seconds between two sweeps for idle games and sessions."""
+PROGRESS_EVERY = 0.5
+"""Seconds between two progress events of one search."""
+
+
+class Slot:
+    """One open game of a session."""
+
+    __slots__ = ("game", "game_id", "playing", "used")
+
+    def __init__(self, game_id: str, game: Game[Any]) -> None:
+        self.game_id = game_id
+        self.game = game
+        self.used = time.monotonic()
+        self.playing: Optional[Job] = None   # the play that holds the game
+
+    def touch(self) -> None:
+        self.used = time.monotonic()
+
+
+class Job:
+    """A search of a session, run by the hub's pool: ``work(job)`` gives the answer's
+    fields (a long call inside it stops with :class:`~brett.Stopped` when the job is
+    stopped); :attr:`answer` resolves to the whole answer."""
+
+    def __init__(self, session: Session, request: Answer, slot: Slot,
+                 work: Callable[[Job], Answer], limit: float) -> None:
+        self.session = session
+        self.ident = request.get("id")
+        self.cmd: str = request["cmd"]
+        self.slot = slot
+        self.work = work
+        self.limit = limit
+        self.wants_progress = bool(request.get("progress"))
+        self.report: Optional[Callable[[], Answer]] = None  # progress fields, while running
+        self.answer: Future[Answer] = Future()
+        self.stopper = Stopper()
+        self.reason = "stopped by a stop request"
+        self.started: Optional[float] = None
+        self.next_progress = 0.0
+        self._state = "waiting"   # then "running", then "done"
+        self._lock = threading.Lock()
+
+    def stop(self, reason: str) -> None:
+        """End the job: a waiting one is answered ``Interrupted`` at once, a running
+        one stops within milliseconds (a tree search keeps its best move)."""
+        with self._lock:
+            if not self.stopper.stopped:
+                self.reason = reason
+            self.stopper.stop()
+            waiting, self._state = self._state == "waiting", (
+                "done" if self._state == "waiting" else self._state)
+        if waiting:
+            self._finish(error_answer(self.ident, Interrupted(self.reason)))
+
+    def run(self) -> None:
+        """In a worker thread of the hub's pool."""
+        with self._lock:
+            if self._state != "waiting":
+                return
+            self._state = "running"
+        self.session.hub.job_started(self)
+        self.started = self.next_progress = time.monotonic()
+        try:
+            with self.stopper:
+                fields = self.work(self)
+            answer: Answer = {"id": self.ident, "ok": True, **fields}
+        except Stopped:
+            answer = error_answer(self.ident, Interrupted(self.reason))
+        except Exception as exc:
+            answer = error_answer(self.ident, exc)
+        self._finish(answer)
+
+    def _finish(self, answer: Answer) -> None:
+        self.session.job_ended(self)   # first: the game is free when the answer is read
+        self.session.hub.job_ended(self)
+        self.answer.set_result(answer)
+
+    def progress(self) -> Optional[Answer]:
+        """The progress event due now, if the client asked for them."""
+        now = time.monotonic()
+        report = self.report
+        if not self.wants_progress or report is None or now < self.next_progress:
+            return None
+        self.next_progress = now + PROGRESS_EVERY
+        return {"event": "progress", "id": self.ident, "cmd": self.cmd,
+                "game_id": self.slot.game_id, **report()}
+
+
+class Session:
+    """One client's games and searches (see the module)."""
+
+    def __init__(self, hub: Hub, events: Optional[Events] = None) -> None:
+        self.hub = hub
+        self.limits = hub.limits
+        self.token = secrets.token_urlsafe(24)
+        self.events = events
+        self.attached = events is not None   # a stream: it lives as long as its connection
+        self.lock = threading.RLock()        # quick commands, one at a time
+        self.games: dict[str, Slot] = {}
+        self.jobs: dict[int, Job] = {}       # under jobs_lock: stop must not wait for lock
+        self.jobs_lock = threading.Lock()
+        self.seen = time.monotonic()
+        self.closed = False
+        self.quit = False
+        self.in_flight = 0                   # HTTP requests being answered
+
+    # ---- requests
+    def handle(self, raw: Any) -> Reply:
+        """The answer to one request (text, bytes or a parsed object), or for a
+        search its future.  Never raises."""
+        from .commands import COMMANDS, unknown_command
+
+        self.seen = time.monotonic()
+        ident: Any = None
+        try:
+            request = decode(raw)
+            ident = _echoed(request.get("id"))
+            name = request.get("cmd")
+            command = COMMANDS.get(name) if isinstance(name, str) else None
+            if command is None:
+                raise unknown_command(name)
+            check_fields(name, request, command.fields)
+            if self.closed:
+                raise Interrupted("this session has ended")
+            if command.locked:
+                with self.lock:
+                    result = command.run(self, request)
+            else:
+                result = command.run(self, request)
+            if isinstance(result, Job):
+                return result.answer
+            return {"id": ident, "ok": True, **result}
+        except Exception as exc:
+            return error_answer(ident, exc)
+
+    def emit(self, event: Answer) -> None:
+        """Send an unsolicited message to a streaming client (dropped on HTTP)."""
+        sink = self.events
+        if sink is not None and not self.closed:
+            sink(event)
+
+    # ---- games
+    def slot(self, game_id: str) -> Slot:
+        slot = self.games.get(game_id)
+        if slot is None:
+            raise ProtocolError(f"unknown game_id {show(game_id)}: not open in this session "
+                                "(closed, expired when idle, or never opened here)")
+        slot.touch()
+        return slot
+
+    def add_game(self, game: Game[Any]) -> Slot:
+        if len(self.games) >= self.limits.games:
+            raise LimitExceeded(f"{len(self.games)} games are open in this session, the "
+                                "most it may hold: close one first")
+        game_id = "g" + secrets.token_hex(6)
+        slot = self.games[game_id] = Slot(game_id, game)
+        return slot
+
+    def close_game(self, slot: Slot, reason: str) -> None:
+        """Close a game (its searches stop with ``reason``)."""
+        self.games.pop(slot.game_id, None)
+        self.stop(lambda job: job.slot is slot, reason)
+
+    # ---- searches
+    def start(self, job: Job) -> Job:
+        with self.jobs_lock:
+            if len(self.jobs) >= self.limits.searches:
+                raise LimitExceeded(f"{len(self.jobs)} searches of this session are running "
+                                    "or waiting, the most it may have: wait for one or stop it")
+            self.jobs[id(job)] = job
+        try:
+            self.hub.submit(job)
+        except BaseException:
+            with self.jobs_lock:
+                self.jobs.pop(id(job), None)
+            raise
+        if job.cmd == "play":
+            job.slot.playing = job
+        return job
+
+    def job_ended(self, job: Job) -> None:
+        with self.jobs_lock:
+            self.jobs.pop(id(job), None)
+        if job.slot.playing is job:
+            job.slot.playing = None
+
+    def stop(self, which: Callable[[Job], bool], reason: str) -> int:
+        """Stop this session's searches that ``which`` picks; how many."""
+        with self.jobs_lock:
+            chosen = [job for job in self.jobs.values() if which(job)]
+        for job in chosen:
+            job.stop(reason)
+        return len(chosen)
+
+    def end(self, reason: str) -> None:
+        """End the session: its searches stop, its games are dropped."""
+        with self.lock:
+            self.closed = True
+            self.stop(lambda job: True, reason)
+            self.games.clear()
+        self.events = None
+
+
+def _echoed(ident: Any) -> Any:
+    """The request's id as the answer echoes it (a mistyped one as null)."""
+    return ident if ident is None or isinstance(ident, (str, int, float, bool)) else None
+
+
+class Hub:
+    """One server: its sessions, the search pool and the ticker (see the module)."""
+
+    def __init__(self, limits: Limits = Limits()) -> None:
+        self.limits = limits
+        self.lock = threading.Lock()
+        self.sessions: dict[str, Session] = {}
+        self.pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="brett-search")
+        self.waiting = 0
+        self.running: set[Job] = set()
+        self._closed = threading.Event()
+        self._swept = time.monotonic()
+        self._ticker = threading.Thread(target=self._tick, name="brett-ticker", daemon=True)
+        self._ticker.start()
+
+    # ---- sessions
+    def open(self, events: Optional[Events] = None) -> Session:
+        """A new session (``events``: a streaming client's sink for unsolicited messages)."""
+        with self.lock:
+            if len(self.sessions) >= self.limits.sessions and not self._evict():
+                raise LimitExceeded(f"the server holds {len(self.sessions)} sessions, the "
+                                    "most it may: try again later")
+            session = Session(self, events)
+            self.sessions[session.token] = session
+        return session
+
+    def get(self, token: str) -> Optional[Session]:
+        with self.lock:
+            return self.sessions.get(token)
+
+    def end(self, session: Session, reason: str = "the session ended") -> None:
+        with self.lock:
+            self.sessions.pop(session.token, None)
+        session.end(reason)
+
+    def _evict(self) -> bool:
+        """Make room (hub lock held): end the connectionless session idle the longest,
+        if it has been idle for ``evict_idle`` seconds and searches nothing."""
+        now = time.monotonic()
+        idle = [s for s in self.sessions.values()
+                if not s.attached and not s.jobs and now - s.seen >= self.limits.evict_idle]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda s: s.seen)
+        del self.sessions[oldest.token]
+        threading.Thread(target=oldest.end, args=("the server needed room",),
+                         daemon=True).start()
+        return True
+
+    # ---- searches
+    def submit(self, job: Job) -> None:
+        with self.lock:
+            if self._closed.is_set():
+                raise Interrupted("the server is shutting down")
+            if self.waiting >= self.limits.queue:
+                raise LimitExceeded(f"the server is busy: {len(self.running)} searches run and "
+                                    f"{self.waiting} wait; try again later")
+            self.waiting += 1
+        self.pool.submit(job.run)
+
+    def job_started(self, job: Job) -> None:
+        with self.lock:
+            self.waiting -= 1
+            self.running.add(job)
+
+    def job_ended(self, job: Job) -> None:
+        with self.lock:
+            if job in self.running:
+                self.running.discard(job)
+            elif job.started is None:    # stopped while it waited
+                self.waiting -= 1
+
+    # ---- the ticker
+    def _tick(self) -> None:
+        while not self._closed.wait(TICK):
+            try:
+                self._look()
+            except Exception:  # pragma: no cover - the ticker must outlive any surprise
+                continue
+
+    def _look(self) -> None:
+        now = time.monotonic()
+        with self.lock:
+            running = list(self.running)
+        for job in running:
+            if job.started is not None and now - job.started > job.limit:
+                job.stop(f"{job.cmd} stopped after {job.limit:g} s: the server's limit")
+            event = job.progress()
+            if event is not None:
+                job.session.emit(event)
+        if now - self._swept >= SWEEP:
+            self._swept = now
+            self.sweep(now)
+
+    def sweep(self, now: Optional[float] = None) -> None:
+        """Close idle games and end idle connectionless sessions."""
+        now = time.monotonic() if now is None else now
+        game_idle, session_idle = self.limits.game_idle, self.limits.session_idle
+        with self.lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
+            if session_idle is not None and not session.attached and not session.jobs \
+                    and now - session.seen > session_idle:
+                self.end(session, f"the session was idle for {session_idle:g} s")
+                continue
+            if game_idle is not None:
+                _close_idle_games(session, now, game_idle)
+
+    def close(self) -> None:
+        """Stop every search and the ticker (the server shuts down)."""
+        self._closed.set()
+        with self.lock:
+            sessions = list(self.sessions.values())
+            self.sessions.clear()
+        for session in sessions:
+            session.end("the server is shutting down")
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _close_idle_games(session: Session, now: float, idle: float) -> None:
+    with session.lock:
+        with session.jobs_lock:
+            searched = {id(job.slot) for job in session.jobs.values()}
+        stale = [slot for slot in session.games.values()
+                 if id(slot) not in searched and now - slot.used > idle]
+        for slot in stale:
+            session.close_game(slot, "the game expired")
+            session.emit({"event": "closed", "game_id": slot.game_id,
+                          "reason": f"idle for {idle:g} s"})
+
+
+__all__ = ["LOCAL", "Hub", "Job", "Limits", "Session", "Slot"]
