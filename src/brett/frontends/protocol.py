@@ -199,6 +199,7 @@ def state(game: Game[Any]) -> dict[str, Any]:
     player = game.current_player()
     return {
         "position": game.position(),
+        "start": game.start_position(),
         "to_move": "chance" if player == CHANCE else None if player == TERMINAL else player,
         "outcome": outcome(game),
         "board": jsonable(game.piece_map()),

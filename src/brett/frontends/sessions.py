@@ -225,6 +225,11 @@ class Session:
         except Exception as exc:
             return error_answer(ident, exc)
 
+    def ask(self, raw: Any, timeout: Optional[float] = None) -> Answer:
+        """:meth:`handle`, waiting for a search's answer (for Python callers and tests)."""
+        reply = self.handle(raw)
+        return reply.result(timeout) if isinstance(reply, Future) else reply
+
     def emit(self, event: Answer) -> None:
         """Send an unsolicited message to a streaming client (dropped on HTTP)."""
         sink = self.events
