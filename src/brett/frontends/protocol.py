@@ -145,9 +145,13 @@ class Field:
         if self.choices:
             text = "one of " + ", ".join(f'"{c}"' for c in self.choices)
         elif self.low is not None and self.high is not None:
-            low = f"above {self.low:g}" if self.above else f"from {self.low:g}"
-            text += f" {low} {'up ' if self.above else ''}to {self.high:g}"
+            low = f"above {_number(self.low)}" if self.above else f"from {_number(self.low)}"
+            text += f" {low} {'up ' if self.above else ''}to {_number(self.high)}"
         return text
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def text(required: bool = True) -> Field:

@@ -18,9 +18,11 @@ Nothing here reads or writes a file, or knows how bytes travel.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -59,8 +61,10 @@ class Limits:
     """Sessions open at once in one server."""
     searches: int = 2
     """Searches (perft, play, hint) of one session running or waiting at once."""
-    workers: int = max(2, os.cpu_count() or 2)
-    """Searches running at once in the whole server (the pool's threads)."""
+    workers: int = max(8, 4 * (os.cpu_count() or 2))
+    """Searches running at once in the whole server (the pool's threads): more than
+    the cores, so that a short search never waits behind long ones (they share the
+    cores; a tree search's time budget is wall time)."""
     queue: int = 64
     """Searches waiting for a worker in the whole server."""
     requests: int = 8
@@ -310,7 +314,8 @@ class Hub:
         self.limits = limits
         self.lock = threading.Lock()
         self.sessions: dict[str, Session] = {}
-        self.pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="brett-search")
+        self.pool = ThreadPoolExecutor(limits.workers, thread_name_prefix="brett-search",
+                                       initializer=_background)
         self.waiting = 0
         self.running: set[Job] = set()
         self._closed = threading.Event()
@@ -420,6 +425,20 @@ class Hub:
         for session in sessions:
             session.end("the server is shutting down")
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+SEARCH_NICENESS = 10
+"""How much lower the search threads' scheduling priority is (Linux; elsewhere none)."""
+
+
+def _background() -> None:
+    """Searches are background work: on Linux, where each thread has its own
+    priority, the pool's threads yield the CPU to the threads answering quick
+    requests, so a busy machine still answers ``state`` or ``move`` at once."""
+    native_id = getattr(threading, "get_native_id", None)
+    if sys.platform.startswith("linux") and native_id is not None:
+        with contextlib.suppress(OSError, AttributeError):
+            os.setpriority(os.PRIO_PROCESS, native_id(), SEARCH_NICENESS)
 
 
 def _close_idle_games(session: Session, now: float, idle: float) -> None:
