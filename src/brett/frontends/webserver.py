@@ -26,17 +26,19 @@ import contextlib
 import importlib.resources
 import ipaddress
 import json
+import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional, TextIO
 
 from ..errors import BrettError
-from .protocol import LimitExceeded, ProtocolError, error_answer
+from .protocol import LimitExceeded, ProtocolError, decode, error_answer
 from .sessions import Answer, Hub, Limits, Session
 
 try:
     from aiohttp import WSMsgType, web
+    from aiohttp.http_exceptions import HttpProcessingError
 except ImportError:  # pragma: no cover - the web extra is not installed
     web = None
 
@@ -81,10 +83,14 @@ def own_hosts(host: str, port: int, extra: Iterable[str] = ()) -> set[str]:
 class App:
     """The aiohttp application over one :class:`Hub`."""
 
-    def __init__(self, hub: Hub, hosts: set[str]) -> None:
+    def __init__(self, hub: Hub, hosts: set[str], body_seconds: float = BODY_SECONDS) -> None:
         _require_aiohttp()
         self.hub = hub
         self.hosts = hosts
+        self.body_seconds = body_seconds
+        server_log = logging.getLogger("aiohttp.server")
+        if _not_a_client_fault not in server_log.filters:
+            server_log.addFilter(_not_a_client_fault)
         self.threads = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="brett-request")
         self.app = web.Application(middlewares=[self._guard],
                                    client_max_size=hub.limits.request_bytes)
@@ -122,9 +128,9 @@ class App:
         if request.content_type != "application/json":
             return _refusal(415, "send requests as Content-Type: application/json")
         try:
-            body = await asyncio.wait_for(request.read(), BODY_SECONDS)
+            body = await asyncio.wait_for(request.read(), self.body_seconds)
         except asyncio.TimeoutError:
-            return _refusal(408, f"the request's body did not arrive in {BODY_SECONDS:g} s")
+            return _refusal(408, f"the request's body did not arrive in {self.body_seconds:g} s")
         except web.HTTPRequestEntityTooLarge:
             return _refusal(413, f"a request is at most {self.hub.limits.request_bytes} bytes")
         session, answer = self._http_session(request, body)
@@ -153,7 +159,11 @@ class App:
             return None, error_answer(None, ProtocolError(
                 f"unknown session: it ended (idle, or the server restarted) or never existed; "
                 f"send {{\"cmd\": \"hello\"}} without {SESSION_HEADER} for a new one"))
-        if _command(body) not in ("hello", "games"):
+        try:
+            command = decode(body).get("cmd")
+        except ProtocolError as exc:
+            return None, error_answer(None, exc)
+        if command not in ("hello", "games"):
             return None, error_answer(None, ProtocolError(
                 f"no session: send {{\"cmd\": \"hello\"}} first and then its \"session\" in "
                 f"the {SESSION_HEADER} header"))
@@ -231,12 +241,11 @@ class App:
         self.threads.shutdown(wait=False, cancel_futures=True)
 
 
-def _command(body: bytes) -> Any:
-    try:
-        request = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    return request.get("cmd") if isinstance(request, dict) else None
+def _not_a_client_fault(record: logging.LogRecord) -> bool:
+    """A log filter: malformed HTTP from a client (a bad header, a line too long)
+    is answered 400 and is no error of the server's: no traceback on stderr."""
+    kind = record.exc_info[0] if record.exc_info else None
+    return not (kind is not None and issubclass(kind, HttpProcessingError))
 
 
 def _refusal(status: int, message: str) -> Any:
@@ -247,14 +256,20 @@ def _refusal(status: int, message: str) -> Any:
 
 class WebServer:
     """The web server on ``host``:``port`` (port 0: any free one), run in a thread
-    of its own (:meth:`start`) or in the caller's (:meth:`run`)."""
+    of its own (:meth:`start`) or in the caller's (:meth:`run`).  ``allow_hosts``:
+    further names browsers use for it (beyond loopback); ``idle_connection`` and
+    ``body_seconds``: how long a connection may send nothing, and a body take."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 8000,
-                 limits: Optional[Limits] = None, allow_hosts: Iterable[str] = ()) -> None:
+                 limits: Optional[Limits] = None, allow_hosts: Iterable[str] = (),
+                 idle_connection: float = IDLE_CONNECTION,
+                 body_seconds: float = BODY_SECONDS) -> None:
         _require_aiohttp()
         self.host, self.port = host, port
         self.limits = limits if limits is not None else Limits()
         self.allow_hosts = tuple(allow_hosts)
+        self.idle_connection, self.body_seconds = idle_connection, body_seconds
+        self.hub: Optional[Hub] = None
         self.url = ""
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._runner: Any = None
@@ -262,9 +277,10 @@ class WebServer:
         self._thread: Optional[threading.Thread] = None
 
     async def _open(self) -> None:
-        self._app = App(Hub(self.limits), set())
+        self.hub = Hub(self.limits)
+        self._app = App(self.hub, set(), self.body_seconds)
         self._runner = web.AppRunner(self._app.app, handler_cancellation=True,
-                                     keepalive_timeout=IDLE_CONNECTION, access_log=None)
+                                     keepalive_timeout=self.idle_connection, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
