@@ -287,3 +287,18 @@ def test_brett_serve_http_through_the_command_line() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def test_a_bash_client_plays_over_http(server: WebServer) -> None:
+    """examples/http_client.sh: curl and jq against the HTTP API."""
+    import shutil
+    from pathlib import Path
+
+    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)} (Debian: apt install curl jq)")
+    script = Path(__file__).parent.parent / "examples" / "http_client.sh"
+    result = subprocess.run(["bash", str(script), server.url], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert " moves: " in result.stdout and ("wins" in result.stdout or "Draw" in result.stdout)
