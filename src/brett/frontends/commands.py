@@ -364,9 +364,11 @@ def _player(session: Session, request: Answer) -> Any:
         if "seconds" in request or "iterations" in request:
             raise ProtocolError("\"level\" is a budget of its own: give it without "
                                 "\"seconds\" and \"iterations\"")
-        iterations, seconds = LEVELS[request["level"]]
-        return MCTSPlayer(seconds=min(seconds, cap), iterations=iterations, seed=seed)
-    seconds, iterations = request.get("seconds"), request.get("iterations")
+        level_iterations, level_seconds = LEVELS[request["level"]]
+        return MCTSPlayer(seconds=min(level_seconds, cap), iterations=level_iterations,
+                          seed=seed)
+    seconds: Optional[float] = request.get("seconds")
+    iterations: Optional[int] = request.get("iterations")
     if seconds is not None and seconds > cap:
         raise LimitExceeded(f"\"seconds\" {seconds:g}: this server searches at most {cap:g} s")
     if seconds is None:

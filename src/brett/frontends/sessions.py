@@ -213,7 +213,7 @@ class Session:
             ident = _echoed(request.get("id"))
             name = request.get("cmd")
             command = COMMANDS.get(name) if isinstance(name, str) else None
-            if command is None:
+            if command is None or not isinstance(name, str):
                 raise unknown_command(name)
             check_fields(name, request, command.fields)
             if self.closed:

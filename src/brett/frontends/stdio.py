@@ -66,6 +66,12 @@ def read_lines(inp: Union[TextIO, BinaryIO], limit: int) -> Any:
         yield None
 
 
+def _deliver(done: Future[Answer], pending: set[Future[Answer]], writer: Writer) -> None:
+    """A search's answer, written when it is ready (in the thread that finished it)."""
+    pending.discard(done)
+    writer.send(done.result())
+
+
 def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
           limits: Limits = LOCAL, game: Optional[Game[Any]] = None) -> int:
     """Answer requests from ``inp`` on ``out`` until ``quit`` or the end of input
@@ -87,8 +93,7 @@ def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
                 LimitExceeded(f"a request line of more than {limits.request_bytes} bytes"))))
             if isinstance(reply, Future):
                 pending.add(reply)
-                reply.add_done_callback(lambda done: (pending.discard(done),
-                                                      writer.send(done.result())))
+                reply.add_done_callback(lambda done: _deliver(done, pending, writer))
             else:
                 writer.send(reply)
             if session.quit:

@@ -40,7 +40,7 @@ try:
     from aiohttp import WSMsgType, web
     from aiohttp.http_exceptions import HttpProcessingError
 except ImportError:  # pragma: no cover - the web extra is not installed
-    web = None
+    web = None  # type: ignore[assignment]
 
 PAGES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
          "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
