@@ -124,12 +124,12 @@ class Field:
         if kind == "integer" and "number" in self.types and "integer" not in self.types:
             kind = "number"
         if kind not in self.types or (kind == "number" and value != value):
-            raise ProtocolError(f"\"{name}\" must be {self._wanted()} (got {show(value)})")
+            raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
         if kind in ("integer", "number") and not self._in_range(value):
-            raise ProtocolError(f"\"{name}\" must be {self._wanted()} (got {show(value)})")
+            raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
         if kind == "string" and (len(value) > MAX_TEXT or
                                  (self.choices and value not in self.choices)):
-            raise ProtocolError(f"\"{name}\" must be {self._wanted()} (got {show(value)})")
+            raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
         return value
 
     def _in_range(self, value: float) -> bool:
@@ -137,7 +137,7 @@ class Field:
             return False
         return self.high is None or value <= self.high
 
-    def _wanted(self) -> str:
+    def wanted(self) -> str:
         names = {"string": "a string", "integer": "an integer", "number": "a number",
                  "boolean": "true or false", "object": "an object", "array": "an array",
                  "null": "null"}
@@ -181,7 +181,7 @@ def check_fields(command: str, request: Mapping[str, Any],
         if name in request:
             field.check(name, request[name])
         elif field.required:
-            raise ProtocolError(f"\"{command}\" needs \"{name}\" ({field._wanted()})")
+            raise ProtocolError(f"\"{command}\" needs \"{name}\" ({field.wanted()})")
     return dict(request)
 
 
