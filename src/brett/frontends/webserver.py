@@ -146,7 +146,7 @@ class App:
         finally:
             session.in_flight -= 1
         if session.quit:
-            self.hub.end(session, "the client quit")
+            await self._end(session, "the client quit")
         return web.json_response(answer)
 
     def _http_session(self, request: Any, body: bytes) -> tuple[Optional[Session], Answer]:
@@ -215,12 +215,17 @@ class App:
                 if session.quit:
                     break
         finally:
-            self.hub.end(session, "the connection closed")
+            await self._end(session, "the connection closed")
             send(None)
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             await ws.close()
         return ws
+
+    async def _end(self, session: Session, reason: str) -> None:
+        """End a session off the event loop (it waits for the session's lock)."""
+        await asyncio.get_running_loop().run_in_executor(self.threads, self.hub.end, session,
+                                                         reason)
 
     @staticmethod
     async def _send_all(ws: Any, outbox: asyncio.Queue[Optional[Answer]]) -> None:
