@@ -89,3 +89,18 @@ def test_compiled_cores_are_stripped_of_debug_information() -> None:
         pytest.skip("no compiled core in this installation (BRETT_NO_EXTENSIONS)")
     for path in built:
         assert path.stat().st_size < 600_000, (path.name, path.stat().st_size)
+
+
+def test_the_version_is_written_once() -> None:
+    """pyproject.toml reads the version from brett.__version__; the installed
+    metadata agrees with it (a release tag is checked against it in wheels.yml)."""
+    from importlib.metadata import version
+
+    import brett
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in config["project"] and "version" in config["project"]["dynamic"]
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "brett.__version__"}
+    assert version("brett") == brett.__version__
+    changelog = (ROOT / "CHANGELOG.md").read_text() if (ROOT / "CHANGELOG.md").exists() else ""
+    assert f"## {brett.__version__}" in changelog
