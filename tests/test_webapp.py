@@ -188,6 +188,7 @@ class Player:
         return bool(self.page.is_visible(selector))
 
     def screenshot(self, name: str) -> None:
+        self.page.mouse.move(0, 0)  # no hover on the picture
         self.page.wait_for_timeout(700)  # the changed squares' flash has faded in
         self.page.screenshot(path=str(self.shots / f"{name}.png"))
         target = os.environ.get("BRETT_SCREENSHOTS")
@@ -584,6 +585,14 @@ def test_history_navigation(person: Player) -> None:
     assert person.position() == positions[0] and person.page.is_disabled("#back")
     person.press("#forward")
     assert person.position() == positions[1]
+    person.page.focus('#moves button[data-ply="1"]')  # the arrow keys step too
+    person.page.keyboard.press("ArrowRight")
+    person.idle()
+    assert person.position() == positions[2]
+    person.page.keyboard.press("ArrowLeft")
+    person.idle()
+    assert person.position() == positions[1]
+    assert person.page.evaluate("() => document.activeElement.dataset.ply") == "1"
     person.press("#live")
     assert person.position() == positions[6] and not person.visible("#viewing")
     assert person.offers() == first_clicks(engine)

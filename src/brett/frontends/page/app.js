@@ -91,7 +91,7 @@ const app = {
   redo: [],            // groups of moves that Undo took back, the last on top
   flash: [],           // squares the last move changed
   search: null,        // the running play or hint: {id, kind, who, level, stopping}
-  squares: new Map(),  // game_id -> the names of its board's squares
+  squares: null,       // the names of the live game's squares (its board's cells)
   restored: false,     // the stored game was tried (first connection)
 };
 
@@ -170,28 +170,30 @@ async function resume() {
   const record = reconnect ? recordOf() : !app.restored && stored ? stored.record : null;
   app.restored = true;
   showError(null);
+  let note = "";
   if (record) {
     try {
       const answer = await req("load", { record });
       await openGame(answer, reconnect ? "Reconnected: the game goes on." : "");
       return;
     } catch (error) {
-      info(`The earlier game could not be restored: ${error.message}`);
+      note = `The earlier game could not be restored: ${error.message}`;
     }
   }
   let answer;
   try {
     answer = await req("new", { game: $("game").value, options: readOptions() });
   } catch {
-    answer = await req("new", { game: $("game").value });  // the form's defaults
+    answer = await req("new", { game: $("game").value });  // the game's defaults
   }
-  await openGame(answer);
+  await openGame(answer, note);
 }
 
 function onEvent(event) {
   if (event.event === "progress" && app.search && event.id === app.search.id) {
     $("progress").textContent =
-      `${event.iterations.toLocaleString("en")} iterations, ${event.seconds.toFixed(1)} s`;
+      `${event.iterations.toLocaleString("en")} iterations, ${event.seconds.toFixed(1)} s` +
+      (app.search.stopping ? ": stopping…" : "");
   } else if (event.event === "closed" && event.game_id === app.gameId) {
     act("Reopening", async () => {  // the server closed the idle game: reopen it
       app.search = null;
@@ -368,7 +370,8 @@ function canMove() {
 async function openGame(answer, note = "") {
   const old = app.gameId;
   Object.assign(app, { gameId: answer.game_id, game: answer.game, state: answer, view: null,
-                       clicks: [], hints: null, redo: [], flash: [], search: null });
+                       clicks: [], hints: null, redo: [], flash: [], search: null,
+                       squares: null });
   if (old && old !== answer.game_id)  // closing it stops its search too
     req("close", { game_id: old }).catch(() => {});
   if ($("game").value !== answer.game) { $("game").value = answer.game; buildOptions(); }
@@ -582,22 +585,20 @@ async function hint() {
 }
 
 // ------------------------------------------------------------------ drawing
-async function boardSquares() {  // the names of the board's squares, once a game
-  let squares = app.squares.get(app.gameId);
-  if (!squares) {
+// The board's squares, read from a drawing once a game: the clicks `legal` offers
+// are squares (marked on the board) or other choices (buttons: counts, "stop").
+async function boardSquares() {
+  if (!app.squares) {
     const picture = await req("svg", { game_id: app.gameId,
                                        options: { size: 50, coordinates: false } });
     const doc = new DOMParser().parseFromString(picture.svg, "image/svg+xml");
-    squares = new Set([...doc.querySelectorAll("[data-square]")].map((e) => e.dataset.square));
-    app.squares.set(app.gameId, squares);
+    app.squares = new Set([...doc.querySelectorAll("[data-square]")]
+      .map((e) => e.dataset.square));
   }
-  return squares;
+  return app.squares;
 }
 
-function isSquare(token) {
-  const squares = app.squares.get(app.gameId);
-  return !!squares && squares.has(token);
-}
+const isSquare = (token) => !!app.squares && app.squares.has(token);
 
 async function render() {
   const live = app.view === null;
@@ -678,7 +679,7 @@ function drawChoices(tokens) {
 }
 
 function drawStatus() {
-  const s = app.state, shown = app.shown || s, search = app.search;
+  const s = app.state, search = app.search;
   let text = "";
   if (!s) text = "connecting…";
   else if (search) text = search.kind === "play" ? `${search.who} is thinking…`
@@ -692,8 +693,8 @@ function drawStatus() {
   }
   $("status").textContent = text;
   $("thinking").hidden = !search;
-  $("outcome").hidden = !shown || !shown.outcome;
-  $("summary").textContent = shown && shown.outcome ? shown.outcome.summary : "";
+  $("outcome").hidden = !s || !s.outcome;  // the game's result, whatever ply is shown
+  $("summary").textContent = s && s.outcome ? s.outcome.summary : "";
   const viewing = app.view !== null && s;
   $("viewing").hidden = !viewing;
   if (viewing) {
@@ -714,7 +715,7 @@ function drawControls() {
     s.to_move === "chance" || !isComputer(s.to_move);
   $("dice").hidden = !ready || search || !!s.outcome || s.to_move !== "chance" ||
     app.view !== null;
-  $("move-form").hidden = !ready || !canMove();
+  for (const id of ["move-text", "move-play"]) $(id).disabled = !ready || !canMove();
   $("back").disabled = !ready || (app.view ?? s.ply) === 0;
   $("forward").disabled = !ready || app.view === null;
   for (const id of ["download", "show-record"]) $(id).disabled = !ready;
@@ -738,6 +739,7 @@ function drawHints(hinted) {
 
 function drawMoves() {
   const s = app.state, current = app.view ?? s.ply, list = $("moves");
+  const focused = list.contains(document.activeElement);
   const entries = ["start", ...s.moves_played];
   list.replaceChildren(...entries.map((move, ply) => {
     const item = document.createElement("li"), button = document.createElement("button");
@@ -755,6 +757,7 @@ function drawMoves() {
     return item;
   }));
   const mark = list.querySelector("[aria-current]");  // keep it in sight, in the list only
+  if (mark && focused) mark.focus({ preventScroll: true });
   if (mark && mark.offsetTop < list.scrollTop) list.scrollTop = mark.offsetTop;
   else if (mark && mark.offsetTop + mark.offsetHeight > list.scrollTop + list.clientHeight)
     list.scrollTop = mark.offsetTop + mark.offsetHeight - list.clientHeight;
@@ -826,6 +829,12 @@ function controls() {
   });
   board.addEventListener("focusin", (e) => focusRing(e.target.closest("[data-square]")));
   board.addEventListener("focusout", () => focusRing(null));
+  $("moves").addEventListener("keydown", (e) => {  // arrows step through the moves
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+    if (!step || !app.state) return;
+    e.preventDefault();
+    act("History", () => viewPly((app.view ?? app.state.ply) + step));
+  });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && app.clicks.length) act("Move", async () => { app.clicks = []; await render(); });
   });
