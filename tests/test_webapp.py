@@ -228,7 +228,10 @@ def first_clicks(game: Any) -> set[str]:
 
 
 def summary(game: Any) -> str:
-    return str(outcome(game)["summary"])
+    """The sentence naming the winner and the score, as the server says it."""
+    result = outcome(game)
+    assert result is not None
+    return str(result["summary"])
 
 
 # ------------------------------------------------------------------ whole games by clicks
@@ -310,7 +313,8 @@ def test_against_the_random_player_with_undo_and_redo(person: Player) -> None:
     person.enter(("d3",), 2)  # the random player answers at once
     answered = person.moves()
     after = person.position()
-    assert answered[0] == "d3" and person.text("#info").startswith(f"White (o) played {answered[1]}")
+    assert answered[0] == "d3"
+    assert person.text("#info").startswith(f"White (o) played {answered[1]}")
     person.press("#undo")  # the person's move and the reply
     assert person.moves() == [] and person.position() == brett.Reversi().position()
     person.press("#redo")  # both again
@@ -403,6 +407,11 @@ def test_stop_a_level_10_search(person: Player) -> None:
     person.page.wait_for_function(  # a progress event arrived
         "() => /[1-9][\\d,]* iterations/.test(document.getElementById('progress').textContent)")
     person.screenshot("phutball-thinking")
+    person.page.click('#moves button[data-ply="0"]')  # the session answers meanwhile
+    person.idle(search=False)
+    assert person.position() == brett.Phutball().position() and person.visible("#thinking")
+    person.page.click("#live")
+    person.idle(search=False)
     person.page.click("#stop")
     person.idle(SEARCH_WAIT)
     played = person.moves()
@@ -439,6 +448,19 @@ def test_two_pages_at_once(people: Any) -> None:
     assert slow.text("#info").startswith(f"player 0 played {played[0]} (level 10: ")
     quick.screenshot("two-pages-quick")
     slow.screenshot("two-pages-slow")
+
+
+def test_a_new_game_while_the_computer_thinks(person: Player) -> None:
+    """The new game replaces the old one and its search; nothing waits for it."""
+    person.new_game("phutball", strength="10")
+    person.page.select_option("#computer", "0")
+    person.page.wait_for_function(THINKING)
+    person.page.select_option("#computer", "nobody")  # for the next game
+    person.new_game("reversi")
+    assert not person.visible("#thinking") and person.text("#error") == ""
+    assert person.position() == brett.Reversi().position() and person.moves() == []
+    person.enter(("d3",), 1)
+    assert person.moves() == ["d3"] and person.text("#status") == "White (o) to move"
 
 
 # ------------------------------------------------------------------ the new-game form
@@ -503,7 +525,7 @@ def download(person: Player, format: str, tmp_path: Path) -> Path:
     person.page.select_option("#export-format", format)
     with person.page.expect_download() as info:
         person.page.click("#download")
-    path = tmp_path / info.value.suggested_filename
+    path: Path = tmp_path / info.value.suggested_filename
     info.value.save_as(path)
     person.idle()
     return path
@@ -576,7 +598,8 @@ def test_history_navigation(person: Player) -> None:
     person.idle()
     assert person.position() == positions[2]
     assert positions[2] in str(person.page.text_content("#board svg title"))  # the drawing
-    assert person.visible("#viewing") and f"after move 2 of 6 ({played[1]})" in person.text("#viewing")
+    assert person.visible("#viewing")
+    assert f"after move 2 of 6 ({played[1]})" in person.text("#viewing")
     assert person.targets() == set()  # no moves on a past position
     person.screenshot("history")
     person.press("#back")

@@ -627,8 +627,9 @@ async function render() {
 
 function drawBoard(svg, targets) {
   const board = $("board");
-  const focused = board.contains(document.activeElement)
-    ? document.activeElement.dataset.square : null;
+  const active = document.activeElement;
+  const focused = board.contains(active) ? active.dataset.square : null;
+  const keyboard = !!focused && active.matches(":focus-visible");
   board.innerHTML = svg;  // the server's own drawing (a CSP forbids scripts in it)
   for (const cell of board.querySelectorAll("[data-square]")) {
     const square = cell.dataset.square;
@@ -643,7 +644,7 @@ function drawBoard(svg, targets) {
   if (focused) {  // the keyboard stays on the board
     const again = board.querySelector(`[tabindex][data-square="${CSS.escape(focused)}"]`) ||
       board.querySelector("[tabindex]");
-    if (again) again.focus({ focusVisible: true });
+    if (again) again.focus({ focusVisible: keyboard });
   }
 }
 
@@ -665,12 +666,18 @@ function focusRing(cell) {
   }
 }
 
+// What the clicks that are not squares mean (a button's tooltip).
+const CHOICES = { stop: "end the jump here", pass: "no move: pass", cw: "move clockwise",
+                  ccw: "move counterclockwise" };
+
 function drawChoices(tokens) {
   const box = $("choices");
   box.replaceChildren(...tokens.map((token) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = token;
+    button.title = CHOICES[token] ||
+      (/^\d+$/.test(token) ? `move ${token} piece${token === "1" ? "" : "s"} of the stack` : token);
     button.addEventListener("click", () => act("Move", () => click(token)));
     return button;
   }));
