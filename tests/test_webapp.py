@@ -395,8 +395,9 @@ def test_schuft_against_the_computer_who_rolls_its_own_dice(person: Player) -> N
 def test_stop_a_level_10_search(person: Player) -> None:
     """The person's move shows at once; the computer thinks (a level-10 search of
     several seconds) with live progress; Stop makes it play its best move so far."""
-    person.new_game("phutball", computer="1", strength="10")
-    engine = brett.Phutball()
+    # the largest board: its search takes several times longer than the test needs
+    person.new_game("phutball", {"columns": "25", "rows": "25"}, computer="1", strength="10")
+    engine = brett.Phutball(columns=25, rows=25)
     person.enter(("h8",), 1, search=False)
     engine.push("h8")
     person.page.wait_for_function(THINKING)
@@ -409,7 +410,7 @@ def test_stop_a_level_10_search(person: Player) -> None:
     person.screenshot("phutball-thinking")
     person.page.click('#moves button[data-ply="0"]')  # the session answers meanwhile
     person.idle(search=False)
-    assert person.position() == brett.Phutball().position() and person.visible("#thinking")
+    assert person.position() == engine.start_position() and person.visible("#thinking")
     person.page.click("#live")
     person.idle(search=False)
     person.page.click("#stop")
@@ -663,17 +664,18 @@ def test_reload_and_reconnect_keep_the_game(person: Player) -> None:
 
 
 def test_a_game_the_server_closed_is_reopened(browser: Any, tmp_path: Path) -> None:
-    """A server that closes games idle for a second: the page reopens its game from
-    the record (the ``closed`` event)."""
+    """A server that closes games idle for three seconds: the page reopens its game
+    from the record (the ``closed`` event).  The test's steps are far quicker than
+    that, so no click meets a game closed under it."""
     from brett.frontends.sessions import Limits
     from brett.frontends.webserver import WebServer
 
-    server = WebServer("127.0.0.1", 0, limits=Limits(game_idle=1.0))
+    server = WebServer("127.0.0.1", 0, limits=Limits(game_idle=3.0))
     person = Player(browser, server.start(), tmp_path)
     try:
         person.new_game("reversi")
         person.enter(("d3",), 1)
-        person.page.wait_for_function(  # the sweep runs every second: a few seconds
+        person.page.wait_for_function(  # idle for three seconds, swept every second
             "() => document.getElementById('info').textContent.includes('reopened')",
             timeout=WAIT)
         person.idle()
