@@ -92,6 +92,7 @@ class App:
         if _not_a_client_fault not in server_log.filters:
             server_log.addFilter(_not_a_client_fault)
         self.threads = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="brett-request")
+        self.sockets: set[Any] = set()
         self.app = web.Application(middlewares=[self._guard],
                                    client_max_size=hub.limits.request_bytes)
         self.app.router.add_get("/ws", self.websocket)
@@ -188,6 +189,7 @@ class App:
     async def websocket(self, request: Any) -> Any:
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=self.hub.limits.request_bytes)
         await ws.prepare(request)
+        self.sockets.add(ws)
         loop = asyncio.get_running_loop()
         outbox: asyncio.Queue[Optional[Answer]] = asyncio.Queue()
 
@@ -200,6 +202,7 @@ class App:
         except LimitExceeded as exc:
             await ws.send_json(error_answer(None, exc))
             await ws.close()
+            self.sockets.discard(ws)
             return ws
         sender = asyncio.create_task(self._send_all(ws, outbox))
         try:
@@ -215,17 +218,29 @@ class App:
                 if session.quit:
                     break
         finally:
-            await self._end(session, "the connection closed")
+            # The handler may be cancelled here (the client vanished): the session's
+            # end is handed to a thread first, so that it happens whatever comes next.
+            ending = self._end(session, "the connection closed")
+            self.sockets.discard(ws)
             send(None)
-            with contextlib.suppress(asyncio.CancelledError):
+            try:
+                await asyncio.shield(ending)
                 await sender
-            await ws.close()
+                await ws.close()
+            finally:
+                sender.cancel()
         return ws
 
-    async def _end(self, session: Session, reason: str) -> None:
-        """End a session off the event loop (it waits for the session's lock)."""
-        await asyncio.get_running_loop().run_in_executor(self.threads, self.hub.end, session,
-                                                         reason)
+    async def close_sockets(self) -> None:
+        """Close every WebSocket (the server is shutting down): their sessions end."""
+        await asyncio.gather(*(ws.close(code=1001, message=b"the server is shutting down")
+                               for ws in list(self.sockets)), return_exceptions=True)
+
+    def _end(self, session: Session, reason: str) -> asyncio.Future[None]:
+        """End a session off the event loop (it waits for the session's lock); the
+        work is handed to a thread at once."""
+        return asyncio.get_running_loop().run_in_executor(self.threads, self.hub.end, session,
+                                                          reason)
 
     @staticmethod
     async def _send_all(ws: Any, outbox: asyncio.Queue[Optional[Answer]]) -> None:
@@ -280,6 +295,7 @@ class WebServer:
         self._runner: Any = None
         self._app: Optional[App] = None
         self._thread: Optional[threading.Thread] = None
+        self._stopping: Optional[asyncio.Event] = None
 
     async def _open(self) -> None:
         self.hub = Hub(self.limits)
@@ -296,9 +312,11 @@ class WebServer:
 
     async def _shut(self) -> None:
         if self._app is not None:
-            self._app.close()
+            await self._app.close_sockets()
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._app is not None:
+            self._app.close()
 
     def start(self) -> str:
         """Serve in a background thread; the server's URL."""
@@ -307,7 +325,9 @@ class WebServer:
 
         def main() -> None:
             loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
             self._loop = loop
+            self._stopping = asyncio.Event()
             try:
                 loop.run_until_complete(self._open())
             except BaseException as exc:
@@ -315,9 +335,9 @@ class WebServer:
                 ready.set()
                 return
             ready.set()
-            loop.run_forever()
+            loop.run_until_complete(self._stopping.wait())
             loop.run_until_complete(self._shut())
-            loop.close()
+            _finish(loop)
 
         self._thread = threading.Thread(target=main, name="brett-web", daemon=True)
         self._thread.start()
@@ -327,9 +347,10 @@ class WebServer:
         return self.url
 
     def stop(self) -> None:
-        """End a server started with :meth:`start` (its searches stop)."""
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
+        """End a server started with :meth:`start`: its WebSockets close, its
+        searches stop."""
+        if self._loop is not None and self._thread is not None and self._stopping is not None:
+            self._loop.call_soon_threadsafe(self._stopping.set)
             self._thread.join(timeout=30)
 
     def run(self, out: TextIO) -> None:
@@ -343,6 +364,16 @@ class WebServer:
                 await self._shut()
 
         asyncio.run(main())
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what still runs on ``loop`` and close it, leaving no coroutine behind."""
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 __all__ = ["App", "WebServer", "own_hosts"]
