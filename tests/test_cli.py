@@ -87,6 +87,12 @@ def test_options_before_or_after_the_game() -> None:
     (["play", "reversi", "--seats", "level:0"], "from 1 to 10"),
     (["play", "reversi", "--seats", "level:two"], "from 1 to 10"),
     (["play", "reversi", "--seats", "human,"], "'' is not a seat"),
+    # the game's own options, read by its from_cli: never a traceback
+    (["perft", "reversi", "--depth", "1", "--holes", "²"], "reversi"),
+    (["perft", "schuft", "--depth", "1", "--first-player", "²"], "schuft"),
+    (["perft", "reversi", "--depth", "1", "--workers", "0"], "--workers"),
+    (["perft", "reversi", "--depth", "1", "--checkpoint", "/dev/null/run.jsonl"],
+     "--checkpoint /dev/null/run.jsonl"),
 ])
 def test_errors_are_one_line_on_stderr(args: list[str], message: str) -> None:
     result = brett_cli(*args)

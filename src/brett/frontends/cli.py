@@ -636,13 +636,13 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     argv = list(sys.argv[1:] if argv is None else argv)
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    args = build_parser(argv).parse_args(argv)
     commands = {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}
     try:
+        args = build_parser(argv).parse_args(argv)
         if args.command in RECORD_COMMANDS:
             RECORD_COMMANDS[args.command](args, out, err)
         else:
-            commands[args.command](args.loader(args), args, out, err)
+            commands[args.command](_load_game(args), args, out, err)
     except BrettError as exc:
         print(f"brett: error: {exc}", file=err)
         return 2
@@ -655,6 +655,22 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:  # the environment failed us where no command expected it
+        print(f"brett: error: {exc}", file=err)
+        return 2
+    except MemoryError:
+        print("brett: error: out of memory", file=err)
+        return 2
     return 0
 
 
+def _load_game(args: argparse.Namespace) -> Game[Any]:
+    """The game the options describe; any failure to read them is the user's
+    input at fault, so it is reported as an error, never a traceback."""
+    try:
+        game: Game[Any] = args.loader(args)
+    except BrettError:
+        raise
+    except (ValueError, TypeError, LookupError, ArithmeticError) as exc:
+        raise BrettError(f"{args.game} options: {exc}") from None
+    return game
