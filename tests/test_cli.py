@@ -362,6 +362,10 @@ def test_stats_and_replay(tmp_path: Path) -> None:
     (["convert", "in.txt", "out.json"], "unknown record format 'txt'"),
     (["replay", "in.json", "--game", "3"], "the file holds 1 games"),
     (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
+    (["replay", "in.json", "--svg", "in.txt"], "--svg in.txt: a file, not a folder"),
+    (["replay", "in.json", "--svg", ""], "--svg needs a folder"),
+    (["replay", "in.json", "--svg", "in.txt/pictures"], "--svg in.txt/pictures: cannot make"),
+    (["convert", "in.json", "in.txt/out.json"], "cannot write in.txt/out.json: "),
 ])
 def test_record_command_errors(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "in.txt").write_text("x")

@@ -34,6 +34,13 @@ def game_class(name: str) -> Any:
     return GAMES[name]
 
 
+def _not_empty(value: Optional[str], option: str, what: str) -> None:
+    """An option given as an empty string (say an unset shell variable) is an
+    error, not the option left out."""
+    if value is not None and not value.strip():
+        raise BrettError(f"{option} needs {what}")
+
+
 # ------------------------------------------------------------------ the parser
 def _add_option(parser: argparse.ArgumentParser, *names: str, top: bool, **kwargs: Any) -> None:
     """Add a command option.  It is accepted before and after the game's name:
@@ -530,16 +537,37 @@ def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
 
 # ------------------------------------------------------------------ record files
 def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..formats import read_records, write_records
+    from ..formats import format_of, read_records, write_records
 
     records = read_records(args.input, args.source, args.jou, args.trn)
     target = Path(args.output)
-    wthor = (args.target or target.suffix.lstrip(".")).lower() in ("wtb", "wthor")
+    kind = format_of(target, args.target)
     # A new archive's name tables go beside it under its own name, never over a
     # WTHOR.JOU that may serve other years.
-    tables = (target.with_suffix(".JOU"), target.with_suffix(".TRN")) if wthor else (None, None)
-    write_records(records, target, args.target, *tables)
+    tables = [target.with_suffix(".JOU"), target.with_suffix(".TRN")] if kind == "wtb" else []
+    with _replacing(target, *tables) as (temporary, *temporary_tables):
+        try:
+            write_records(records, temporary, kind, *temporary_tables)
+        except BrettError as exc:  # its message names the temporary file
+            text = str(exc)
+            for final, used in zip((target, *tables), (temporary, *temporary_tables), strict=True):
+                text = text.replace(os.fspath(used), os.fspath(final))
+            raise BrettError(text) from None
     print(f"{len(records)} game{'s' * (len(records) != 1)} written to {target}", file=out)
+
+
+@contextlib.contextmanager
+def _replacing(*targets: Path, sync: bool = True) -> Iterator[list[Path]]:
+    """Temporary files for ``targets``, each renamed over its target when the
+    block ends well (see :mod:`brett._files`); a failure is a :class:`BrettError`."""
+    from .._files import replacing
+
+    try:
+        with contextlib.ExitStack() as stack:
+            yield [stack.enter_context(replacing(t, sync)) for t in targets]
+    except OSError as exc:
+        names = ", ".join(os.fspath(t) for t in targets)
+        raise BrettError(f"cannot write {names}: {exc.strerror or exc}") from None
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
@@ -551,9 +579,16 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         raise BrettError(f"--game {args.game}: the file holds {len(records)} games")
     chosen = [(args.game, records[args.game - 1])] if args.game else \
         list(enumerate(records, 1))
+    _not_empty(args.svg, "--svg", "a folder")
     folder = Path(args.svg) if args.svg else None
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+        if folder.exists() and not folder.is_dir():
+            raise BrettError(f"--svg {folder}: a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BrettError(f"--svg {folder}: cannot make the folder: "
+                             f"{exc.strerror or exc}") from None
     written = 0
     for number, record in chosen:
         game = record.game_class.from_position(record.start)
@@ -566,7 +601,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
             if move is not None:
                 game.push(move)
             if folder is not None:
-                (folder / f"game{number}-{ply:03d}.svg").write_text(svg(game))
+                # Without fsync: thousands of pictures, each still whole or absent.
+                with _replacing(folder / f"game{number}-{ply:03d}.svg", sync=False) as paths:
+                    paths[0].write_text(svg(game), encoding="utf-8")
                 written += 1
             elif move is not None:
                 print(f"{ply}. {move}", file=out)
