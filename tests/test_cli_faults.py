@@ -23,6 +23,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import Any, Optional, TypeVar
 
@@ -489,3 +490,28 @@ def test_a_read_only_folder_is_a_clear_error(tmp_path: Path, read_only: Path,
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("brett: error: ") and "Traceback" not in result.stderr
     assert len(result.stderr.splitlines()) == 1 and str(read_only) in result.stderr
+
+
+# ------------------------------------------------------------------ perft over an executor
+class _FailingExecutor(Executor):
+    """Runs nothing: the first task fails, the others stay queued."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[Any]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        if not self.futures:
+            future.set_exception(MemoryError("a worker ran out of memory"))
+        self.futures.append(future)
+        return future
+
+
+def test_a_failed_task_cancels_the_queued_ones() -> None:
+    """``perft(executor=...)`` used to leave the rest of a failed (or Ctrl-C'd)
+    run queued in the user's executor, to run for nothing."""
+    executor = _FailingExecutor()
+    with pytest.raises(MemoryError):
+        brett.Reversi().perft(8, executor=executor, tasks=16)
+    assert len(executor.futures) >= 16
+    assert all(f.cancelled() for f in executor.futures[1:])
