@@ -341,6 +341,22 @@ def test_convert_between_every_format(tmp_path: Path) -> None:
     assert forced.returncode == 0 and (tmp_path / "f.txt").read_text().startswith("(;GM[")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges there")
+def test_convert_replaces_a_file_whole(tmp_path: Path) -> None:
+    """The output is written under a temporary name and renamed over the old file:
+    its permissions stay, a symbolic link stays a link, no temporary file is left."""
+    _archive(tmp_path, 3)
+    real, link = tmp_path / "real.sgf", tmp_path / "link.sgf"
+    real.write_text("old")
+    real.chmod(0o640)
+    link.symlink_to(real.name)
+    before = sorted(tmp_path.iterdir())
+    result = brett_cli("convert", str(tmp_path / "WTH_2026.wtb"), str(link))
+    assert result.returncode == 0 and result.stderr == ""
+    assert link.is_symlink() and real.read_text().startswith("(;")
+    assert real.stat().st_mode & 0o777 == 0o640 and sorted(tmp_path.iterdir()) == before
+
+
 def test_stats_and_replay(tmp_path: Path) -> None:
     _archive(tmp_path, 8)
     archive = str(tmp_path / "WTH_2026.wtb")
@@ -366,8 +382,8 @@ def test_stats_and_replay(tmp_path: Path) -> None:
     (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
     (["replay", "in.json", "--svg", "in.txt"], "--svg in.txt: a file, not a folder"),
     (["replay", "in.json", "--svg", ""], "--svg needs a folder"),
-    (["replay", "in.json", "--svg", "in.txt/pictures"], "--svg in.txt/pictures: cannot make"),
-    (["convert", "in.json", "in.txt/out.json"], "cannot write in.txt/out.json: "),
+    (["replay", "in.json", "--svg", "in.txt/pictures"], r"--svg in.txt.pictures: cannot make"),
+    (["convert", "in.json", "in.txt/out.json"], r"cannot write in.txt.out.json: "),
 ])
 def test_record_command_errors(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "in.txt").write_text("x")

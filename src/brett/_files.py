@@ -26,8 +26,11 @@ def replacing(target: PathLike, sync: bool = True) -> Iterator[Path]:
     """A new, empty temporary file beside ``target`` for the block to write; when
     the block ends without an error it replaces ``target`` (after an ``fsync``
     unless ``sync`` is false), else it is removed.  The new file gets the
-    permissions of the file it replaces, or the usual ones under the umask."""
+    permissions of the file it replaces, or the usual ones under the umask; a
+    symbolic link stays one, to the new file."""
     target = Path(target)
+    if target.is_symlink():
+        target = Path(os.path.realpath(target))
     temporary = _new_temporary(target)
     try:
         yield temporary
