@@ -87,6 +87,14 @@ def test_options_before_or_after_the_game() -> None:
     (["play", "reversi", "--seats", "level:0"], "from 1 to 10"),
     (["play", "reversi", "--seats", "level:two"], "from 1 to 10"),
     (["play", "reversi", "--seats", "human,"], "'' is not a seat"),
+    # the game's own options, read by its from_cli: never a traceback
+    (["perft", "reversi", "--depth", "1", "--holes", "²"], "reversi"),
+    (["perft", "schuft", "--depth", "1", "--first-player", "²"], "schuft"),
+    (["perft", "reversi", "--depth", "1", "--workers", "0"], "--workers"),
+    (["perft", "reversi", "--depth", "1", "--checkpoint", "/dev/null/run.jsonl"],
+     "--checkpoint /dev/null/run.jsonl"),
+    (["perft", "reversi", "--depth", "1", "--checkpoint", ""], "--checkpoint needs a file"),
+    (["perft", "reversi", "--depth", "1", "--scheduler", " "], "--scheduler needs the"),
 ])
 def test_errors_are_one_line_on_stderr(args: list[str], message: str) -> None:
     result = brett_cli(*args)
@@ -333,6 +341,22 @@ def test_convert_between_every_format(tmp_path: Path) -> None:
     assert forced.returncode == 0 and (tmp_path / "f.txt").read_text().startswith("(;GM[")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges there")
+def test_convert_replaces_a_file_whole(tmp_path: Path) -> None:
+    """The output is written under a temporary name and renamed over the old file:
+    its permissions stay, a symbolic link stays a link, no temporary file is left."""
+    _archive(tmp_path, 3)
+    real, link = tmp_path / "real.sgf", tmp_path / "link.sgf"
+    real.write_text("old")
+    real.chmod(0o640)
+    link.symlink_to(real.name)
+    before = sorted(tmp_path.iterdir())
+    result = brett_cli("convert", str(tmp_path / "WTH_2026.wtb"), str(link))
+    assert result.returncode == 0 and result.stderr == ""
+    assert link.is_symlink() and real.read_text().startswith("(;")
+    assert real.stat().st_mode & 0o777 == 0o640 and sorted(tmp_path.iterdir()) == before
+
+
 def test_stats_and_replay(tmp_path: Path) -> None:
     _archive(tmp_path, 8)
     archive = str(tmp_path / "WTH_2026.wtb")
@@ -356,6 +380,10 @@ def test_stats_and_replay(tmp_path: Path) -> None:
     (["convert", "in.txt", "out.json"], "unknown record format 'txt'"),
     (["replay", "in.json", "--game", "3"], "the file holds 1 games"),
     (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
+    (["replay", "in.json", "--svg", "in.txt"], "--svg in.txt: a file, not a folder"),
+    (["replay", "in.json", "--svg", ""], "--svg needs a folder"),
+    (["replay", "in.json", "--svg", "in.txt/pictures"], r"--svg in.txt.pictures: cannot make"),
+    (["convert", "in.json", "in.txt/out.json"], r"cannot write in.txt.out.json: "),
 ])
 def test_record_command_errors(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "in.txt").write_text("x")
@@ -377,25 +405,79 @@ def test_stats_shows_progress_on_a_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 0 and b"games replayed" in seen
 
 
+def _task_lines(checkpoint: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in checkpoint.read_text().splitlines()[1:]]
+
+
 def test_perft_over_workers_with_a_checkpoint_resumes(tmp_path: Path) -> None:
     checkpoint = tmp_path / "run.jsonl"
-    args = ["perft", "focus", "--depth", "4", "--workers", "2", "--checkpoint",
-            str(checkpoint)]
-    first = brett_cli(*args)
+    args = ["perft", "focus", "--depth", "4", "--checkpoint", str(checkpoint)]
+    first = brett_cli(*args, "--workers", "2")
     assert first.returncode == 0 and first.stdout.startswith("perft(4) = 19521582\n")
     lines = checkpoint.read_text().splitlines()
     header = json.loads(lines[0])
-    assert header["depth"] == 4 and header["tasks"] == len(lines) - 1 >= 16
-    # an interrupted run: half the subtrees done, one of them (deliberately) miscounted
-    done = [json.loads(line) for line in lines[1:len(lines) // 2]]
-    done[0]["count"] += 1000
-    checkpoint.write_text("\n".join([lines[0], *map(json.dumps, done)]) + "\n")
-    resumed = brett_cli(*args)
-    assert resumed.stdout.startswith("perft(4) = 19522582\n")  # the recorded counts are used
-    assert len(checkpoint.read_text().splitlines()) == len(lines)
+    assert header["depth"] == 4 and header["tasks"] == len(lines) - 1 >= 64
+    assert sorted(t["task"] for t in _task_lines(checkpoint)) == list(range(header["tasks"]))
+    # an interrupted run: half the subtrees done; it resumes with other --workers
+    for workers in ("1", "9"):  # 9 workers alone would ask for a finer split
+        checkpoint.write_text("\n".join(lines[:len(lines) // 2]) + "\n")
+        resumed = brett_cli(*args, "--workers", workers)
+        assert resumed.returncode == 0 and resumed.stderr == ""
+        assert resumed.stdout.startswith("perft(4) = 19521582\n")
+        assert sorted(checkpoint.read_text().splitlines()) == sorted(lines)
     other = brett_cli("perft", "focus", "--depth", "3", "--checkpoint", str(checkpoint))
     assert other.returncode == 2 and "belongs to another run" in other.stderr
-    checkpoint.write_text(lines[0] + "\n{\"task\": -1, \"count\": 3}\n")
-    assert "a bad line" in brett_cli(*args).stderr
     mixed = brett_cli("perft", "reversi", "--depth", "3", "--workers", "2", "--divide")
     assert mixed.returncode == 2 and "--divide" in mixed.stderr
+
+
+def _edit_count(line: str, count: int) -> str:
+    fields = json.loads(line)
+    fields["count"] = count
+    return json.dumps(fields)
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda line: _edit_count(line, json.loads(line)["count"] + 1000),
+     "line 3 does not match its checksum"),
+    (lambda line: _edit_count(line, -245424118), "line 3 does not match its checksum"),
+    (lambda line: line.replace('"crc"', '"cr"'), "line 3 is not a checkpoint line"),
+    (lambda line: "{" + line, "line 3 is not a checkpoint line"),
+], ids=["a count changed", "a negative count", "no checksum", "not JSON"])
+def test_an_edited_checkpoint_is_refused(tmp_path: Path, edit: Any, message: str) -> None:
+    """A checkpoint line is used only as written: a count changed by hand (or by
+    a damaged disk) would give a wrong total, so the run refuses it and says why."""
+    checkpoint = tmp_path / "run.jsonl"
+    args = ["perft", "focus", "--depth", "3", "--checkpoint", str(checkpoint)]
+    assert brett_cli(*args).stdout.startswith("perft(3) = 299912\n")
+    lines = checkpoint.read_text().splitlines()
+    lines[2] = edit(lines[2])
+    checkpoint.write_text("\n".join(lines) + "\n")
+    result = brett_cli(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"brett: error: --checkpoint {checkpoint}: {message}")
+    assert "must not be edited" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_cut_short_checkpoint_line_is_dropped(tmp_path: Path) -> None:
+    """A write cut short (a full disk, a crash, a kill) leaves a partial last line:
+    the resumed run names it, drops it, runs its subtree again and counts exactly."""
+    checkpoint = tmp_path / "run.jsonl"
+    args = ["perft", "focus", "--depth", "4", "--checkpoint", str(checkpoint)]
+    assert brett_cli(*args).returncode == 0
+    whole = checkpoint.read_bytes()
+    lines = whole.splitlines(keepends=True)
+    for cut, line, then in ((sum(map(len, lines[:6])) + 17, 7, "its subtree runs again"),
+                            (40, 1, "the run starts afresh")):
+        checkpoint.write_bytes(whole[:cut])
+        result = brett_cli(*args)
+        assert result.returncode == 0 and result.stdout.startswith("perft(4) = 19521582\n")
+        assert result.stderr == (f"brett: warning: --checkpoint {checkpoint}: line {line} was "
+                                 f"cut short (an interrupted write: a full disk, a crash or a "
+                                 f"killed process) and is dropped; {then}\n")
+        assert sorted(checkpoint.read_bytes().splitlines()) == sorted(whole.splitlines())
+    # A line without an end that is no part of a checkpoint: someone else's file.
+    checkpoint.write_bytes(b"precious")
+    result = brett_cli(*args)
+    assert result.returncode == 2 and "not a brett checkpoint" in result.stderr
+    assert checkpoint.read_bytes() == b"precious"

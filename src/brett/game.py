@@ -708,12 +708,16 @@ class Game(Generic[MoveT]):
 
         With ``count_finished=True`` a finished game counts as one leaf at every
         greater depth (Aart Bik's / OpenSpiel's convention).  With an
-        ``executor`` (any :class:`concurrent.futures.Executor`: a process pool,
-        a Dask or Ray client) the tree is split into at least ``tasks`` subtrees
-        where it is deep enough (see :meth:`perft_tasks`), each run as a task
-        rebuilt from its position string, and the counts are added exactly.  The
-        game is never changed, and several threads may run perft on one game at
-        once; Ctrl-C stops a compiled search within milliseconds.
+        ``executor`` (anything with ``submit``, whose futures have ``result``: a
+        :class:`concurrent.futures.Executor` such as a process pool, or a Dask or
+        Ray client) the tree is split into at least ``tasks`` subtrees where it is
+        deep enough (see :meth:`perft_tasks`), each run as a task rebuilt from
+        its position string, and the counts are added exactly; if a task fails
+        or Ctrl-C comes, the tasks not yet started are cancelled.  On Dask, pass
+        the client itself: its futures wait for a task that a lost worker must
+        run again, where ``client.get_executor()``'s can fail.  The game is never
+        changed, and several threads may run perft on one game at once; Ctrl-C
+        stops a compiled search within milliseconds.
         """
         depth = _check_depth(depth)
         cf = bool(count_finished)
@@ -723,7 +727,12 @@ class Game(Generic[MoveT]):
         futures = [executor.submit(_perft_task, self.game_name, type(self).backend(),
                                    position, sub, cf)
                    for position, sub in self.perft_tasks(depth, tasks)]
-        return sum(int(f.result()) for f in futures)
+        try:
+            return sum(int(f.result()) for f in futures)
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
 
     def perft_tasks(self, depth: int, tasks: int = 64) -> list[tuple[str, int]]:
         """Independent subtrees whose perfts add up to ``perft(depth)``:

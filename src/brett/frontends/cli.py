@@ -4,7 +4,7 @@ convert, replay and stats for record files.
 Each game class contributes its own options through two classmethods,
 ``cli_arguments(parser)`` and ``from_cli(args)``, so this file knows no rules.
 Results go to stdout; errors, prompts' complaints and progress go to stderr.
-Progress shows only on a terminal and only for runs longer than about a second.
+Progress shows only on a terminal and only for runs longer than half a second.
 """
 
 from __future__ import annotations
@@ -16,22 +16,41 @@ import math
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from .. import __version__
 from .._checks import MAX_PERFT_DEPTH, as_int
 from ..errors import BrettError
 from ..game import GAMES, Game
 
-PROGRESS_AFTER = 1.0
+if TYPE_CHECKING:
+    from ._checkpoint import Checkpoint
+
+PROGRESS_AFTER = 0.5
 """Seconds before progress appears on a terminal."""
+TICK = 0.25
+"""Seconds between updates of the progress line (and polls of a split perft)."""
+MIN_SPLIT = 64
+"""The fewest subtrees a split perft asks for (8 a worker beyond 8 workers)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what the run kept (the message after ``brett: interrupted:``)."""
 
 
 def game_class(name: str) -> Any:
     return GAMES[name]
+
+
+def _not_empty(value: Optional[str], option: str, what: str) -> None:
+    """An option given as an empty string (say an unset shell variable) is an
+    error, not the option left out."""
+    if value is not None and not value.strip():
+        raise BrettError(f"{option} needs {what}")
 
 
 # ------------------------------------------------------------------ the parser
@@ -175,17 +194,43 @@ class Progress:
         self.cpu = _cpu_seconds()
         self.live = err.isatty()
         self.shown = False
+        self.lock = threading.Lock()  # a ticking thread and the caller both show
 
     def show(self, text: str) -> None:
         if self.live and self.wall() >= PROGRESS_AFTER:
-            self.err.write(f"\r{text[:100]:<100}")
-            self.err.flush()
-            self.shown = True
+            with self.lock:
+                self.err.write(f"\r{text[:100]:<100}")
+                self.err.flush()
+                self.shown = True
 
     def done(self) -> None:
-        if self.shown:
-            self.err.write("\r" + " " * 100 + "\r")
-            self.err.flush()
+        with self.lock:
+            if self.shown:
+                self.err.write("\r" + " " * 100 + "\r")
+                self.err.flush()
+                self.shown = False
+
+    @contextlib.contextmanager
+    def ticking(self, status: Callable[[], str]) -> Iterator[None]:
+        """Show ``status()`` every :data:`TICK` seconds from a thread of its own
+        while the block runs: the block's thread may be inside a long core call
+        (which leaves the GIL, and still stops on Ctrl-C)."""
+        if not self.live:
+            yield
+            return
+        stop = threading.Event()
+
+        def tick() -> None:
+            while not stop.wait(TICK):
+                self.show(status())
+
+        thread = threading.Thread(target=tick, name="brett progress", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
 
     def wall(self) -> float:
         return time.perf_counter() - self.start
@@ -206,134 +251,157 @@ def _cpu_seconds() -> float:
 
 
 # ------------------------------------------------------------------ commands
+NOTHING_KEPT = "nothing is kept (--checkpoint FILE keeps finished subtrees for a resume)"
+
+
+class _Tally:
+    """Subtrees done and their nodes, so far (read by the progress thread)."""
+
+    def __init__(self, done: int = 0, nodes: int = 0) -> None:
+        self.done, self.nodes = done, nodes
+
+    def add(self, count: int) -> None:
+        self.nodes += count
+        self.done += 1
+
+
 def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     if args.depth is None:
         raise BrettError(f"perft needs --depth N (0-{MAX_PERFT_DEPTH})")
     as_int(args.depth, "depth", 0, MAX_PERFT_DEPTH)
     workers = as_int(args.workers, "--workers", 1, 1024)
+    _not_empty(args.checkpoint, "--checkpoint", "a file name")
+    _not_empty(args.scheduler, "--scheduler", "the address of a Dask scheduler "
+                                             "(tcp://HOST:8786)")
     if workers > 1 or args.checkpoint or args.scheduler:
         if args.divide:
             raise BrettError("--divide goes with none of --workers, --checkpoint, --scheduler")
-        total, progress = _split_perft(game, args, workers, err)
-        _report_perft(game, args.depth, total, progress, out)
+        total, counted, progress = _split_perft(game, args, workers, err)
+        _report_perft(game, args.depth, total, progress, out, counted)
         return
     progress = Progress(err)
-    total = 0
+    tally = _Tally()
+
+    def status() -> str:
+        return (f"perft({args.depth}): {tally.done} first moves done, {tally.nodes:,} "
+                f"nodes, {progress.wall():.0f} s")
+
     try:
-        if args.depth < 2 and not args.divide:
-            total = game.perft(args.depth, count_finished=args.count_finished)
-        else:
-            # One subtree per first move, so a long run can show where it is.
-            parts = game.divide_iter(args.depth, count_finished=args.count_finished)
-            for done, (move, count) in enumerate(parts, 1):
-                if args.divide:
-                    print(f"{move} {count}", file=out, flush=True)
-                total += count
-                progress.show(f"perft({args.depth}): {done} first moves done, "
-                              f"{total:,} nodes, {progress.wall():.0f} s")
+        with progress.ticking(status):
+            if args.depth < 2 and not args.divide:
+                tally.add(game.perft(args.depth, count_finished=args.count_finished))
+            else:
+                # One subtree per first move, so a long run can show where it is.
+                for move, count in game.divide_iter(args.depth,
+                                                    count_finished=args.count_finished):
+                    if args.divide:
+                        print(f"{move} {count}", file=out, flush=True)
+                    tally.add(count)
+    except KeyboardInterrupt:
+        raise Interrupted(f"{tally.done} first moves were done ({tally.nodes:,} nodes); "
+                          f"{NOTHING_KEPT}") from None
     finally:
         progress.done()
-    _report_perft(game, args.depth, total, progress, out)
+    _report_perft(game, args.depth, tally.nodes, progress, out)
 
 
 def _report_perft(game: Game[Any], depth: int, total: int, progress: Progress,
-                  out: TextIO) -> None:
+                  out: TextIO, counted: Optional[int] = None) -> None:
+    """The count, and the rate of the nodes ``counted`` by this run (by default
+    all of them; a resumed run took the others from its checkpoint)."""
     seconds = progress.wall()
-    rate = total / seconds if seconds > 0 else float("inf")
+    counted = total if counted is None else counted
+    rate = counted / seconds if seconds > 0 else float("inf")
     print(f"perft({depth}) = {total}", file=out)
     print(f"{progress.times()}, {rate:,.0f} nodes/s ({type(game).backend()} core)", file=out)
 
 
 def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
-                 err: TextIO) -> tuple[int, Progress]:
-    """perft over the subtrees of ``perft_tasks``, in ``workers`` processes, each
-    finished subtree recorded in the checkpoint file (if any) as it completes."""
-    from concurrent.futures import FIRST_COMPLETED, wait
-
+                 err: TextIO) -> tuple[int, int, Progress]:
+    """perft over the subtrees of ``perft_tasks``, on ``workers`` local processes
+    or a Dask cluster, each finished subtree recorded in the checkpoint file (if
+    any) as it completes.  The split comes from the checkpoint when it has one,
+    so a run resumes with any number of workers."""
     from ..game import _perft_task
+    from ._tasks import ctrl_c_deferred, running
 
-    tasks = game.perft_tasks(args.depth, tasks=8 * workers)
-    header = {"game": game.game_name, "position": game.position(), "depth": args.depth,
-              "count_finished": bool(args.count_finished), "tasks": len(tasks)}
-    done = _read_checkpoint(args.checkpoint, header) if args.checkpoint else {}
-    log = open(args.checkpoint, "a", encoding="utf-8") if args.checkpoint else None  # noqa: SIM115
+    book, tasks = _checkpointed_tasks(game, args, workers, err)
+    done = dict(book.done) if book else {}
+    tally = _Tally(len(done), sum(done.values()))
+    kept, kept_nodes = tally.done, tally.nodes
     progress = Progress(err)
+    where = f"cluster {args.scheduler}" if args.scheduler else f"{workers} workers"
     try:
-        if log is not None and not done:
-            log.write(json.dumps(header) + "\n")
-            log.flush()
-        pending = [i for i in range(len(tasks)) if i not in done]
-        name, backend = game.game_name, type(game).backend()
-        with _executor(args.scheduler, workers) as pool:
-            running = {pool.submit(_perft_task, name, backend, tasks[i][0], tasks[i][1],
-                                   bool(args.count_finished)): i for i in pending}
-            while running:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    index = running.pop(future)
-                    done[index] = int(future.result())
-                    if log is not None:
-                        log.write(json.dumps({"task": index, "count": done[index]}) + "\n")
-                        log.flush()
-                nodes = sum(done.values())
-                left = len(tasks) - len(done)
-                eta = progress.wall() / max(len(done) - (len(tasks) - len(pending)), 1) * left
-                where = f"cluster {args.scheduler}" if args.scheduler else f"{workers} workers"
-                progress.show(f"perft({args.depth}): {len(done)}/{len(tasks)} subtrees, "
-                              f"{nodes:,} nodes, {where}, ETA {eta:.0f} s")
+        with running(args.scheduler, workers) as runner:
+            try:
+                for index, (position, depth) in enumerate(tasks):
+                    if index not in done:
+                        runner.submit(index, _perft_task, game.game_name,
+                                      type(game).backend(), position, depth,
+                                      bool(args.count_finished))
+                while len(done) < len(tasks):
+                    result = runner.next_result(TICK)
+                    if result is not None:
+                        with ctrl_c_deferred():  # the file and the tally agree
+                            index, count = result[0], int(result[1])
+                            if book:
+                                _record(book, index, count)
+                            done[index] = count
+                            tally.add(count)
+                    progress.show(_split_status(args.depth, tally, kept, len(tasks), where,
+                                                progress.wall()))
+            except KeyboardInterrupt:
+                raise Interrupted(_kept(book, tally, len(tasks))) from None
+            except BrettError as exc:
+                raise BrettError(f"{exc}; {_kept(book, tally, len(tasks))}") from None
     finally:
         progress.done()
-        if log is not None:
-            log.close()
-    return sum(done.values()), progress
+        if book:
+            book.close()
+    return tally.nodes, tally.nodes - kept_nodes, progress
 
 
-@contextlib.contextmanager
-def _executor(scheduler: Optional[str], workers: int) -> Iterator[Any]:
-    """Local processes, or a Dask cluster's executor (a lost worker's tasks are
-    run again elsewhere, so the count stays exact)."""
-    if not scheduler:
-        from concurrent.futures import ProcessPoolExecutor
+def _checkpointed_tasks(game: Game[Any], args: argparse.Namespace, workers: int,
+                        err: TextIO) -> tuple[Optional[Checkpoint], list[tuple[str, int]]]:
+    """The checkpoint (None without ``--checkpoint``), its notes told, and the
+    subtrees: split as the checkpoint says, else finer for more workers."""
+    from ._checkpoint import FORMAT, Checkpoint, task_digest
 
-        with ProcessPoolExecutor(workers) as pool:
-            yield pool
-        return
+    book = Checkpoint(args.checkpoint) if args.checkpoint else None
+    for note in book.notes if book else ():
+        print(f"brett: warning: {note}", file=err, flush=True)
+    split = book.header["split"] if book and book.header else max(MIN_SPLIT, 8 * workers)
+    tasks = game.perft_tasks(args.depth, tasks=split)
+    if book:
+        book.begin({"checkpoint": FORMAT, "game": game.game_name, "position": game.position(),
+                    "depth": args.depth, "count_finished": bool(args.count_finished),
+                    "split": split, "tasks": len(tasks), "digest": task_digest(tasks)})
+    return book, tasks
+
+
+def _split_status(depth: int, tally: _Tally, kept: int, tasks: int, where: str,
+                  seconds: float) -> str:
+    """The progress line of a split perft (``kept``: subtrees from the checkpoint)."""
+    eta = f"{seconds / (tally.done - kept) * (tasks - tally.done):.0f} s" \
+        if tally.done > kept else "?"
+    return (f"perft({depth}): {tally.done}/{tasks} subtrees, {tally.nodes:,} nodes, {where}, "
+            f"{seconds:.0f} s, ETA {eta}")
+
+
+def _record(book: Checkpoint, index: int, count: int) -> None:
     try:
-        from distributed import Client
-    except ImportError:
-        raise BrettError("--scheduler needs Dask: pip install 'brett[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=15)
-    except (OSError, TimeoutError) as exc:
-        raise BrettError(f"--scheduler {scheduler}: {exc}") from None
-    with client:
-        yield client.get_executor()
-
-
-def _read_checkpoint(path: str, header: dict[str, Any]) -> dict[int, int]:
-    """The finished subtrees a checkpoint file holds for this very run."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = [line for line in handle.read(64 * 2**20).splitlines() if line.strip()]
-    except FileNotFoundError:
-        return {}
+        book.record(index, count)
     except OSError as exc:
-        raise BrettError(f"--checkpoint {path}: {exc}") from None
-    try:
-        records = [json.loads(line) for line in lines]
-    except ValueError as exc:
-        raise BrettError(f"--checkpoint {path}: not a brett checkpoint ({exc})") from None
-    if not records:
-        return {}
-    if records[0] != header:
-        raise BrettError(f"--checkpoint {path} belongs to another run: {records[0]!r:.200}")
-    done: dict[int, int] = {}
-    for record in records[1:]:
-        if not (isinstance(record, dict) and type(record.get("task")) is int
-                and 0 <= record["task"] < header["tasks"] and type(record.get("count")) is int):
-            raise BrettError(f"--checkpoint {path}: a bad line {record!r:.80}")
-        done[record["task"]] = record["count"]
-    return done
+        raise BrettError(f"--checkpoint {book.path}: cannot record a finished subtree: "
+                         f"{exc.strerror or exc}") from None
+
+
+def _kept(book: Optional[Checkpoint], tally: _Tally, tasks: int) -> str:
+    """What an interrupted or failed split perft leaves for a resume."""
+    done = f"{tally.done} of {tasks} subtrees were done ({tally.nodes:,} nodes)"
+    if book is None:
+        return f"{done}; {NOTHING_KEPT}"
+    return f"{done}, kept in {book.path}: run the same command again to resume"
 
 
 def cmd_bench(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
@@ -531,16 +599,37 @@ def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
 
 # ------------------------------------------------------------------ record files
 def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..formats import read_records, write_records
+    from ..formats import format_of, read_records, write_records
 
     records = read_records(args.input, args.source, args.jou, args.trn)
     target = Path(args.output)
-    wthor = (args.target or target.suffix.lstrip(".")).lower() in ("wtb", "wthor")
+    kind = format_of(target, args.target)
     # A new archive's name tables go beside it under its own name, never over a
     # WTHOR.JOU that may serve other years.
-    tables = (target.with_suffix(".JOU"), target.with_suffix(".TRN")) if wthor else (None, None)
-    write_records(records, target, args.target, *tables)
+    tables = [target.with_suffix(".JOU"), target.with_suffix(".TRN")] if kind == "wtb" else []
+    with _replacing(target, *tables) as (temporary, *temporary_tables):
+        try:
+            write_records(records, temporary, kind, *temporary_tables)
+        except BrettError as exc:  # its message names the temporary file
+            text = str(exc)
+            for final, used in zip((target, *tables), (temporary, *temporary_tables), strict=True):
+                text = text.replace(os.fspath(used), os.fspath(final))
+            raise BrettError(text) from None
     print(f"{len(records)} game{'s' * (len(records) != 1)} written to {target}", file=out)
+
+
+@contextlib.contextmanager
+def _replacing(*targets: Path, sync: bool = True) -> Iterator[list[Path]]:
+    """Temporary files for ``targets``, each renamed over its target when the
+    block ends well (see :mod:`brett._files`); a failure is a :class:`BrettError`."""
+    from .._files import replacing
+
+    try:
+        with contextlib.ExitStack() as stack:
+            yield [stack.enter_context(replacing(t, sync)) for t in targets]
+    except OSError as exc:
+        names = ", ".join(os.fspath(t) for t in targets)
+        raise BrettError(f"cannot write {names}: {exc.strerror or exc}") from None
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
@@ -552,9 +641,16 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         raise BrettError(f"--game {args.game}: the file holds {len(records)} games")
     chosen = [(args.game, records[args.game - 1])] if args.game else \
         list(enumerate(records, 1))
+    _not_empty(args.svg, "--svg", "a folder")
     folder = Path(args.svg) if args.svg else None
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+        if folder.exists() and not folder.is_dir():
+            raise BrettError(f"--svg {folder}: a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BrettError(f"--svg {folder}: cannot make the folder: "
+                             f"{exc.strerror or exc}") from None
     written = 0
     for number, record in chosen:
         game = record.game_class.from_position(record.start)
@@ -567,7 +663,9 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
             if move is not None:
                 game.push(move)
             if folder is not None:
-                (folder / f"game{number}-{ply:03d}.svg").write_text(svg(game))
+                # Without fsync: thousands of pictures, each still whole or absent.
+                with _replacing(folder / f"game{number}-{ply:03d}.svg", sync=False) as paths:
+                    paths[0].write_text(svg(game), encoding="utf-8")
                 written += 1
             elif move is not None:
                 print(f"{ply}. {move}", file=out)
@@ -637,18 +735,18 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     argv = list(sys.argv[1:] if argv is None else argv)
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    args = build_parser(argv).parse_args(argv)
     commands = {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}
     try:
+        args = build_parser(argv).parse_args(argv)
         if args.command in RECORD_COMMANDS:
             RECORD_COMMANDS[args.command](args, out, err)
         else:
-            commands[args.command](args.loader(args), args, out, err)
+            commands[args.command](_load_game(args), args, out, err)
     except BrettError as exc:
         print(f"brett: error: {exc}", file=err)
         return 2
-    except KeyboardInterrupt:
-        print("brett: interrupted", file=err)
+    except KeyboardInterrupt as exc:
+        print(f"brett: interrupted{f': {exc}' if str(exc) else ''}", file=err)
         return 130
     except BrokenPipeError:
         # The reader went away (``brett play ... | head``): stop quietly, and keep
@@ -656,6 +754,22 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except OSError as exc:  # the environment failed us where no command expected it
+        print(f"brett: error: {exc}", file=err)
+        return 2
+    except MemoryError:
+        print("brett: error: out of memory", file=err)
+        return 2
     return 0
 
 
+def _load_game(args: argparse.Namespace) -> Game[Any]:
+    """The game the options describe; any failure to read them is the user's
+    input at fault, so it is reported as an error, never a traceback."""
+    try:
+        game: Game[Any] = args.loader(args)
+    except BrettError:
+        raise
+    except (ValueError, TypeError, LookupError, ArithmeticError) as exc:
+        raise BrettError(f"{args.game} options: {exc}") from None
+    return game
