@@ -173,6 +173,12 @@ def test_the_games_and_their_options_are_described(hub: Hub) -> None:
         cls = brett.GAMES[entry["name"]]
         assert entry["chance"] is cls.has_chance
         assert entry["options"] == [o.as_dict() for o in cls.OPTIONS]
+    session = hub.open()
+    for entry in described:
+        gid = session.ask({"cmd": "new", "game": entry["name"]})["game_id"]
+        for fmt in ("json", "sgf", "ggf"):
+            saved = session.ask({"cmd": "save", "game_id": gid, "format": fmt})
+            assert saved["ok"] is (fmt in entry["records"]), (entry["name"], fmt, saved)
 
 
 @pytest.mark.parametrize(("request_", "kind", "message"), [

@@ -83,8 +83,18 @@ def hello(session: Session, request: Answer) -> Answer:
 
 def games(session: Session, request: Answer) -> Answer:
     return {"games": [{"name": name, "chance": GAMES[name].has_chance,
-                       "options": [o.as_dict() for o in GAMES[name].OPTIONS]}
+                       "options": [o.as_dict() for o in GAMES[name].OPTIONS],
+                       "records": record_formats(name)}
                       for name in GAMES]}
+
+
+def record_formats(name: str) -> list[str]:
+    """The record formats ``save`` writes for game ``name``: JSON for every game,
+    SGF where the game has an SGF game number, GGF for Othello."""
+    from ..sgf import GAME_NUMBERS
+
+    return ["json", *(["sgf"] if name in GAME_NUMBERS else []),
+            *(["ggf"] if name == "reversi" else [])]
 
 
 def quit_(session: Session, request: Answer) -> Answer:

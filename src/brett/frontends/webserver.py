@@ -109,7 +109,7 @@ class App:
         if host not in self.hosts:
             return _refusal(403, f"Host {host!r:.60} is not this server's: refused "
                                  "(see brett serve --allow-host)")
-        if origin is not None and origin != f"http://{host}":
+        if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
             return _refusal(403, f"Origin {origin!r:.60} is another site: refused")
         response = await handler(request)
         response.headers.update(HEADERS)
