@@ -127,9 +127,11 @@ def test_play_computer_against_computer_to_the_end(name: str) -> None:
                "schuft": ["--max-plies", "30"]}.get(name, [])
     result = brett_cli("play", name, "--seats", "random,random", "--seed", "2", *options)
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.rstrip().splitlines()[-1].startswith("game over: Outcome(")
+    assert RESULT.match(result.stdout.rstrip().splitlines()[-1])
 
 
+RESULT = re.compile(r"^Result: (Draw|.+ wins?)( [\d–]+)? \(.+\)$")
+"""The last line of a game: who won, the score where there is one, and why."""
 PLAYS = re.compile(r"^(Black \(x\)|White \(o\)) plays ([a-h][1-8]|pass) "
                    r"\(([\d,]+) iterations, value (0\.\d\d|1\.00)\)$")
 
@@ -143,7 +145,7 @@ def test_play_against_the_tree_search_to_the_end() -> None:
     assert all(int(m.group(3).replace(",", "")) > 0 for m in searched if m)
     assert "White (o) plays" in result.stdout and "iterations" not in \
         "".join(line for line in lines if line.startswith("White"))
-    assert lines[-1].startswith("game over: Outcome(")
+    assert RESULT.match(lines[-1])
 
 
 @pytest.mark.parametrize("name", list(PERFT))
@@ -153,7 +155,7 @@ def test_play_levels_against_each_other_in_every_game(name: str) -> None:
     args = ("play", name, "--seats", "level:1,level:2", "--seed", "4", *options)
     result = brett_cli(*args)
     assert result.returncode == 0 and result.stderr == ""
-    assert result.stdout.rstrip().splitlines()[-1].startswith("game over: Outcome(")
+    assert RESULT.match(result.stdout.rstrip().splitlines()[-1])
     counts = re.findall(r" plays .* \((\d+) iterations, value [01]\.\d\d\)$", result.stdout,
                         re.MULTILINE)
     assert counts
@@ -360,10 +362,14 @@ def test_convert_replaces_a_file_whole(tmp_path: Path) -> None:
 def test_stats_and_replay(tmp_path: Path) -> None:
     _archive(tmp_path, 8)
     archive = str(tmp_path / "WTH_2026.wtb")
+    (tmp_path / "one.json").write_text(brett.dump(brett.Reversi(size=6)))
     stats = brett_cli("stats", archive, archive)
     lines = stats.stdout.splitlines()
     assert stats.returncode == 0 and lines[0] == "2 files, 16 games"
     assert lines[1].startswith("reversi: 16 games, average length ")
+    single = brett_cli("stats", str(tmp_path / "one.json"))
+    assert single.stdout.splitlines()[:2] == ["1 file, 1 game", single.stdout.splitlines()[1]]
+    assert single.stdout.splitlines()[1].startswith("reversi: 1 game, ")
     assert "unfinished 4" in lines[1] and "wins: Black (x)" in lines[1]
     replay = brett_cli("replay", archive, "--game", "2")
     text = replay.stdout
@@ -378,7 +384,7 @@ def test_stats_and_replay(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["convert", "missing.json", "out.json"], "cannot read"),
     (["convert", "in.txt", "out.json"], "unknown record format 'txt'"),
-    (["replay", "in.json", "--game", "3"], "the file holds 1 games"),
+    (["replay", "in.json", "--game", "3"], "the file holds 1 game"),
     (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
     (["replay", "in.json", "--svg", "in.txt"], "--svg in.txt: a file, not a folder"),
     (["replay", "in.json", "--svg", ""], "--svg needs a folder"),
@@ -481,3 +487,12 @@ def test_a_cut_short_checkpoint_line_is_dropped(tmp_path: Path) -> None:
     result = brett_cli(*args)
     assert result.returncode == 2 and "not a brett checkpoint" in result.stderr
     assert checkpoint.read_bytes() == b"precious"
+
+
+def test_help_reads_as_text() -> None:
+    """Whole sentences, no reST markup, on every command's help."""
+    for args in ([], ["perft"], ["play"], ["serve"], ["convert"], ["stats"]):
+        result = brett_cli(*args, "--help")
+        assert result.returncode == 0 and "``" not in result.stdout, args
+    description = brett_cli("--help").stdout.split("\n\n")[1]
+    assert description.rstrip().endswith(".") and "Reversi" in description

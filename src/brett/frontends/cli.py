@@ -25,6 +25,7 @@ from .. import __version__
 from .._checks import MAX_PERFT_DEPTH, as_int
 from ..errors import BrettError
 from ..game import GAMES, Game
+from .protocol import summary
 
 if TYPE_CHECKING:
     from ._checkpoint import Checkpoint
@@ -39,6 +40,10 @@ MIN_SPLIT = 64
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C, with what the run kept (the message after ``brett: interrupted:``)."""
+
+
+DESCRIPTION = ("Perft, play and benchmarks for Reversi, Focus, Phutball and Schuft; game "
+               "records (convert, replay, stats); the engine protocol and the web app (serve).")
 
 
 def game_class(name: str) -> Any:
@@ -106,7 +111,7 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
 
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """The parser; only the game named in ``argv`` is imported, for its options."""
-    parser = argparse.ArgumentParser(prog="brett", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="brett", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"brett {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_record_commands(commands)
@@ -524,7 +529,7 @@ def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO
         elif not _human_turn(game, player, seats, out, err, read):
             return
         print(game, file=out, flush=True)
-    print(f"game over: {game.outcome()}", file=out, flush=True)
+    print(f"Result: {summary(game)}", file=out, flush=True)
 
 
 def _search(player: Any, game: Game[Any]) -> list[Any]:
@@ -637,7 +642,7 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
 
     records = read_records(args.input, args.source, args.jou, args.trn)
     if args.game is not None and not 1 <= args.game <= len(records):
-        raise BrettError(f"--game {args.game}: the file holds {len(records)} games")
+        raise BrettError(f"--game {args.game}: the file holds {_count(len(records), 'game')}")
     chosen = [(args.game, records[args.game - 1])] if args.game else \
         list(enumerate(records, 1))
     _not_empty(args.svg, "--svg", "a folder")
@@ -701,11 +706,15 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     finally:
         progress.done()
     total = sum(row[0] for row in games.values())
-    print(f"{len(args.inputs)} file{'s' * (len(args.inputs) != 1)}, {total} games", file=out)
+    print(f"{_count(len(args.inputs), 'file')}, {_count(total, 'game')}", file=out)
     for name, (count, plies, draws, unfinished) in sorted(games.items()):
         won = ", ".join(f"{who} {n}" for who, n in sorted(wins.get(name, {}).items()))
-        print(f"{name}: {count} games, average length {plies / count:.1f} moves; wins: "
+        print(f"{name}: {_count(count, 'game')}, average length {plies / count:.1f} moves; wins: "
               f"{won or 'none'}; draws {draws}; unfinished {unfinished}", file=out)
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n:,} {thing}{'s' * (n != 1)}"
 
 
 def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:

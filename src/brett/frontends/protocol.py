@@ -218,16 +218,25 @@ def outcome(game: Game[Any]) -> Optional[dict[str, Any]]:
     result = game.outcome()
     if result is None:
         return None
+    return {"winners": list(result.winners), "scores": list(result.scores),
+            "reason": result.reason, "summary": summary(game)}
+
+
+def summary(game: Game[Any]) -> str:
+    """How the game ended, in a sentence: ``"White (o) wins 12–4 (board full)"``
+    (``"the game is not over"`` while it runs)."""
+    result = game.outcome()
+    if result is None:
+        return "the game is not over"
     names = [game.player_name(p) for p in range(game.num_players())]
     if not result.winners:
-        summary = "Draw"
+        text = "Draw"
     else:
         who = " and ".join(names[p] for p in result.winners)
-        summary = f"{who} {'win' if len(result.winners) > 1 else 'wins'}"
+        text = f"{who} {'win' if len(result.winners) > 1 else 'wins'}"
     if result.scores:
-        summary += " " + "–".join(str(s) for s in result.scores)
-    return {"winners": list(result.winners), "scores": list(result.scores),
-            "reason": result.reason, "summary": f"{summary} ({result.reason})"}
+        text += " " + "–".join(str(s) for s in result.scores)
+    return f"{text} ({result.reason})"
 
 
 def effects(game: Game[Any], move: Any) -> Any:
@@ -238,4 +247,4 @@ def effects(game: Game[Any], move: Any) -> Any:
 
 __all__ = ["ERROR_TYPES", "PROTOCOL_VERSION", "Busy", "Field", "Interrupted", "LimitExceeded",
            "ProtocolError", "check_fields", "decode", "error_answer", "jsonable", "outcome",
-           "show", "state"]
+           "show", "state", "summary"]
