@@ -376,9 +376,19 @@ async function openGame(answer, note = "") {
     req("close", { game_id: old }).catch(() => {});
   if ($("game").value !== answer.game) { $("game").value = answer.game; buildOptions(); }
   seatChoices();
+  exportChoices();
   info(note);
   await render();
   await advance();
+}
+
+// The record formats this game can be saved in (the server's "records" of "games").
+function exportChoices() {
+  const select = $("export-format"), kept = select.value;
+  const formats = app.games.get(app.game).records;
+  const names = { sgf: "SGF", ggf: "GGF", json: "JSON" };
+  select.replaceChildren(...formats.map((f) => new Option(names[f] || f, f)));
+  select.value = formats.includes(kept) ? kept : formats[formats.length > 1 ? 1 : 0];
 }
 
 async function newGame() {
