@@ -1110,6 +1110,7 @@ __all__ = [
     "TERMINAL",
     "CoreModules",
     "Game",
+    "GameOption",
     "GameRegistry",
     "LegalMoveView",
     "Outcome",

@@ -1,0 +1,52 @@
+"""The API reference names every public name (docs/api.rst, built by Sphinx in CI
+with warnings as errors), and every guide is in the docs site's table of contents."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+pytestmark = pytest.mark.skipif(not (DOCS / "api.rst").exists(),
+                                reason="needs the docs folder (the source tree or the sdist)")
+
+PUBLIC = {
+    "brett": None, "brett.ai": None, "brett.records": None, "brett.record": ["Node", "Record",
+                                                                           "replay"],
+    "brett.sgf": ["read_sgf", "write_sgf"], "brett.ggf": None, "brett.wthor": None,
+    "brett.formats": ["format_of", "read_records", "write_records"], "brett.render": None,
+    "brett.reversi": ["ReversiMove", "ReversiEffects"], "brett.focus": ["FocusMove",
+                                                                         "FocusEffects"],
+    "brett.phutball": ["PhutballMove", "PhutballEffects"],
+    "brett.schuft": ["SchuftMove", "Roll", "SchuftEffects"],
+    "brett.frontends.sessions": ["Hub", "Session", "Limits", "LOCAL"],
+    "brett.frontends.stdio": None, "brett.frontends.webserver": ["WebServer"],
+}
+"""Each module's public names (None: its ``__all__``)."""
+
+
+def _documented() -> set[str]:
+    text = (DOCS / "api.rst").read_text()
+    names = set(re.findall(r"^\.\. auto\w+:: ([\w.]+)", text, re.MULTILINE))
+    return names | {f"brett.{n}" for n in names if not n.startswith("brett.")}
+
+
+@pytest.mark.parametrize("module", sorted(PUBLIC))
+def test_every_public_name_is_in_the_api_reference(module: str) -> None:
+    names = PUBLIC[module] or importlib.import_module(module).__all__
+    documented = _documented()
+    where = "brett" if module == "brett" else module
+    missing = [n for n in names if n != "__version__" and f"{where}.{n}" not in documented
+               and f"brett.{n}" not in documented]
+    assert missing == [], f"{module}: {missing} are not in docs/api.rst"
+
+
+def test_every_guide_is_in_the_table_of_contents() -> None:
+    index = (DOCS / "index.md").read_text()
+    pages = {p.relative_to(DOCS).with_suffix("").as_posix()
+             for p in DOCS.rglob("*.md") if p.name != "index.md"}
+    listed = set(re.findall(r"^([\w/]+)$", index, re.MULTILINE))
+    assert pages <= listed, sorted(pages - listed)
