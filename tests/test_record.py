@@ -16,6 +16,7 @@ from brett.errors import BrettError, InvalidRecordError
 from brett.record import Node, Record
 from brett.wthor import read_wthor, write_wthor
 from conftest import SETUPS, advance
+from fuzz.readers import on_core
 
 FIXTURE = [HealthCheck.function_scoped_fixture]
 
@@ -54,6 +55,56 @@ def test_variations_comments_and_navigation(backend: str) -> None:
         Record("reversi", "x", {"Black": 1})  # type: ignore[dict-item]
     with pytest.raises(InvalidRecordError, match="bad start position"):
         Record("reversi", "not a position").game()
+
+
+def test_comments_and_properties_are_strings() -> None:
+    """Writers escape them as text: anything else is refused where it enters."""
+    node = Record("reversi", brett.Reversi().position()).root
+    for bad in ({"comment": 5}, {"comment": None}, {"eval": 1.5}, {"time": b"2"}):
+        with pytest.raises(InvalidRecordError, match="is a string"):
+            node.add("f5", **bad)
+    assert node.children == []
+    assert node.add("f5", "fine", eval="+1").properties == {"eval": "+1"}
+
+
+def long_phutball_line(moves: int) -> Record:
+    """A Phutball main line of ``moves`` moves (a man placed by the ball and
+    jumped, to and fro) with a side leaf at every node."""
+    record = Record("phutball", brett.Phutball().position())
+    node = record.root
+    cycle = ("g10", "h10-f10", "g10", "f10-h10")
+    for number in range(moves):
+        parent = node
+        node = parent.add(cycle[number % 4])
+        parent.add("a1")
+    return record
+
+
+def test_a_tree_replays_with_one_push_per_node(backend: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_record walks the tree once with push and pop (it replayed every leaf
+    from the root: a 4,000-move line with side leaves took minutes)."""
+    record = long_phutball_line(400)
+    text = brett.dump(record)
+    pushes = 0
+    push = brett.Phutball.push
+
+    def counted(game: Any, move: Any) -> Any:
+        nonlocal pushes
+        pushes += 1
+        return push(game, move)
+
+    monkeypatch.setattr(brett.Phutball, "push", counted)
+    with on_core(backend):
+        back = brett.load_record(text)
+        assert back.game().backend() == backend
+    assert pushes - 400 == 800  # every node once (and the main line of back.game())
+    assert back == record
+    steps = list(back.replay_tree())
+    assert [step.node for step in steps] == list(back.root.walk())[1:]
+    assert [step.depth for step in steps] == [*range(1, 401), *range(400, 0, -1)]
+    assert [str(step.move) for step in steps[:3]] == ["g10", "h10-f10", "g10"]
+    assert {str(step.move) for step in steps[400:]} == {"a1"}
 
 
 def test_a_main_line_given_flat_becomes_the_tree_on_first_use() -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 from ._checks import MAX_TEXT
 from .errors import BrettError, InvalidRecordError
@@ -45,9 +45,13 @@ class Node:
     parent: Optional[Node] = field(default=None, repr=False)
 
     def add(self, move: str, comment: str = "", **properties: str) -> Node:
-        """A new child (a variation unless it is the first) playing ``move``."""
+        """A new child (a variation unless it is the first) playing ``move``;
+        the comment and the property values are strings (the formats write them)."""
         if not isinstance(move, str) or len(move) > MAX_TEXT:
             raise InvalidRecordError(f"a record's move is its notation, not {move!r:.60}")
+        _text(comment, "comment", None)
+        for name, value in properties.items():
+            _text(value, f"property {name!r:.40}", None)
         child = Node(move, comment, dict(properties), [], self)
         self.children.append(child)
         return child
@@ -98,6 +102,18 @@ class Node:
                 return False
             pairs.extend(zip(a.children, b.children, strict=True))
         return True
+
+
+class Step(NamedTuple):
+    """One node of :meth:`Record.replay_tree`, its move just played."""
+
+    node: Node
+    depth: int
+    """The moves from the start position down to this node, this one included."""
+    player: int
+    """Who made the move (the player to move before it)."""
+    move: Any
+    """The game's Move object (its ``str`` is the canonical notation)."""
 
 
 class Record:
@@ -153,6 +169,25 @@ class Record:
             moves = [step.move for step in target.path()]
         return replay(self.game_class, self.start, moves)
 
+    def replay_tree(self) -> Iterator[Step]:
+        """Every node below the root once, depth first, main lines first, with the
+        move it plays: one game walks the tree with push and pop, so the time is
+        linear in the nodes however long the lines.  :class:`InvalidRecordError`
+        names the first move that does not replay."""
+        game = replay(self.game_class, self.start, ())
+        depth = 0  # the moves on ``game``
+        stack = [(child, 1) for child in reversed(self.root.children)]
+        while stack:
+            node, number = stack.pop()
+            while depth >= number:  # back to the node's parent
+                game.pop()
+                depth -= 1
+            player = game.current_player()
+            move = _push(game, number, node.move)
+            depth = number
+            yield Step(node, number, player, move)
+            stack.extend((child, number + 1) for child in reversed(node.children))
+
     @property
     def moves(self) -> list[Any]:
         """The main line as the game's Move objects."""
@@ -179,12 +214,15 @@ def replay(game_class: Any, start: str, moves: Iterable[str]) -> Game[Any]:
     except BrettError as exc:
         raise InvalidRecordError(f"bad start position: {exc}") from exc
     for number, move in enumerate(moves, 1):
-        try:
-            game.push(move)
-        except BrettError as exc:
-            raise InvalidRecordError(
-                f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
+        _push(game, number, move)
     return game
+
+
+def _push(game: Game[Any], number: int, move: Any) -> Any:
+    try:
+        return game.push(move)
+    except BrettError as exc:
+        raise InvalidRecordError(f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
 
 
 def text_position(text: str, offset: int) -> str:
@@ -194,10 +232,10 @@ def text_position(text: str, offset: int) -> str:
     return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
 
 
-def _text(value: Any, what: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_TEXT:
+def _text(value: Any, what: str, longest: Optional[int] = MAX_TEXT) -> str:
+    if not isinstance(value, str) or (longest is not None and len(value) > longest):
         raise InvalidRecordError(f"a {what} is a string, not {value!r:.60}")
     return value
 
 
-__all__ = ["Node", "Record", "replay", "text_position"]
+__all__ = ["Node", "Record", "Step", "replay", "text_position"]

@@ -97,8 +97,8 @@ def _field(record: dict[str, Any], name: str, kind: type, what: str) -> Any:
     return value
 
 
-def from_dict(record: dict[str, Any]) -> Game[Any]:
-    """Replay a record dict; :class:`InvalidRecordError` says what is wrong."""
+def _fields(record: Any) -> tuple[type[Game[Any]], str, list[str], list[int]]:
+    """The checked game class, start, moves and pending actions of a record dict."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise InvalidRecordError(f"not a brett record: expected \"format\": {FORMAT!r}")
     if record.get("version") != VERSION or isinstance(record.get("version"), bool):
@@ -112,6 +112,12 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
     if not isinstance(pending, list) or not all(
             isinstance(a, int) and not isinstance(a, bool) for a in pending):
         raise InvalidRecordError("\"pending_actions\" must be a list of ints")
+    return cls, start, moves, pending
+
+
+def from_dict(record: dict[str, Any]) -> Game[Any]:
+    """Replay a record dict; :class:`InvalidRecordError` says what is wrong."""
+    cls, start, moves, pending = _fields(record)
     game = replay(cls, start, moves)
     for action in pending:
         try:
@@ -123,21 +129,22 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
 
 def record_from_dict(data: dict[str, Any]) -> Record:
     """A :class:`Record` from a record dict (of a game or of a record), every
-    node replayed; :class:`InvalidRecordError` says what is wrong."""
-    game = from_dict(data)  # checks the fields and replays the main line
-    if data.get("pending_actions"):
+    node replayed once; :class:`InvalidRecordError` says what is wrong."""
+    cls, start, moves, pending = _fields(data)
+    if pending:
         raise InvalidRecordError("a move half made through the integer layer is not a "
                                  "record's move: load it as a game")
     headers = data.get("headers", {})
     if not isinstance(headers, dict):
         raise InvalidRecordError("\"headers\" must be an object of strings")
-    record = Record(game.game_name, data["start"], headers)
     rows = data.get("nodes")
-    if rows is None:
-        record.root.extend(data["moves"])
+    if rows is None:  # a bare main line: kept flat, its tree built on first use
+        record = Record(data["game"], start, headers, line=moves)
+        replay(cls, start, moves)
         return record
     if not isinstance(rows, list):
         raise InvalidRecordError("\"nodes\" must be a list")
+    record = Record(data["game"], start, headers)
     nodes = [record.root]
     for number, row in enumerate(rows, 1):
         if not (isinstance(row, list) and len(row) == 4 and type(row[0]) is int
@@ -146,12 +153,13 @@ def record_from_dict(data: dict[str, Any]) -> Record:
                 and all(isinstance(v, str) for v in row[3].values())):
             raise InvalidRecordError(f"node {number} must be [parent before it, move, "
                                      f"comment, {{property: text}}], not {row!r:.80}")
-        nodes.append(nodes[row[0]].add(row[1], row[2], **row[3]))
-    if [n.move for n in record.root.mainline()] != data["moves"]:
+        node = nodes[row[0]].add(row[1], row[2])
+        node.properties.update(row[3])  # any names: "comment" is a property here too
+        nodes.append(node)
+    if [n.move for n in record.root.mainline()] != moves:
         raise InvalidRecordError("\"moves\" is not the main line of \"nodes\"")
-    for node in nodes[1:]:
-        if not node.children:
-            record.game(node)  # every line replays
+    for _ in record.replay_tree():  # every line replays
+        pass
     return record
 
 
