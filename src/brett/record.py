@@ -25,6 +25,7 @@ record it returns is legal.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Optional
@@ -230,6 +231,29 @@ def text_position(text: str, offset: int) -> str:
     readers of text formats say an error is."""
     line = text.count("\n", 0, offset) + 1
     return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
+
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def ascii_int(text: str, digits: int) -> Optional[int]:
+    """``text`` as a number when it is 1 to ``digits`` ASCII digits, else None
+    (``str.isdigit`` also takes digits such as '²' that ``int`` refuses, and
+    ``int`` refuses thousands of digits)."""
+    return int(text) if len(text) <= digits and _DIGITS.fullmatch(text) else None
+
+
+def check_strings(record: Record) -> None:
+    """What the writers write as text is text: the headers, and every node's
+    comment and properties (all may have been set directly)."""
+    for key, value in record.headers.items():
+        _text(key, "header name")
+        _text(value, f"header {key!r:.40}", None)
+    for node in record.root.walk():
+        _text(node.comment, "comment", None)
+        for key, value in node.properties.items():
+            _text(key, "property name")
+            _text(value, f"property {key!r:.40}", None)
 
 
 def _text(value: Any, what: str, longest: Optional[int] = MAX_TEXT) -> str:
