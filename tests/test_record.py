@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,9 @@ from hypothesis import strategies as st
 import brett
 import brett.records
 from brett.errors import BrettError, InvalidRecordError
-from brett.record import Node, Record
+from brett.formats import read_records, write_records
+from brett.record import CHUNK, Node, Record
+from brett.records import MAX_RECORD
 from brett.wthor import read_wthor, write_wthor
 from conftest import SETUPS, advance
 from fuzz.readers import on_core
@@ -218,6 +222,15 @@ def test_wthor_name_tables_and_paths_are_checked(tmp_path: Path) -> None:
         write_wthor([Record.from_game(brett.Reversi())], tmp_path / "no" / "such.wtb")
 
 
+def test_wthor_numbers_are_ascii_digits(tmp_path: Path) -> None:
+    """str.isdigit takes '²', which int() refuses (a ValueError escaped)."""
+    for header in ("BlackScore", "TheoreticalScore"):
+        with pytest.raises(InvalidRecordError, match="not a disc count"):
+            write_wthor([Record.from_game(brett.Reversi(), **{header: "²"})], tmp_path / "a.wtb")
+    write_wthor([Record.from_game(brett.Reversi(), Date="²²²²")], tmp_path / "b.wtb")
+    assert next(read_wthor(tmp_path / "b.wtb")).headers["Date"] == "0"  # no year given
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE)
 @given(data=st.binary(max_size=600))
 def test_any_bytes_give_records_or_an_invalid_record_error(tmp_path: Path, data: bytes) -> None:
@@ -243,6 +256,82 @@ def test_random_games_round_trip_through_wthor(tmp_path: Path, backend: str,
     write_wthor(records, tmp_path / "r.wtb")
     back = list(read_wthor(tmp_path / "r.wtb"))
     assert [r.game().move_stack for r in back] == [r.game().move_stack for r in records]
+
+
+# ------------------------------------------------------------------ files, devices, pipes
+needs_devices = pytest.mark.skipif(not (Path("/dev/zero").exists() and hasattr(os, "mkfifo")),
+                                   reason="this platform has no /dev/zero or named pipes")
+
+
+@needs_devices
+@pytest.mark.parametrize("fmt", ["json", "sgf", "ggf", "wtb"])
+def test_an_endless_device_is_refused_at_the_limit(fmt: str) -> None:
+    """A device announces no size: it is read in chunks up to the format's limit
+    (it was read whole: a MemoryError)."""
+    with pytest.raises(InvalidRecordError, match=r"/dev/zero: more than [0-9,]+ bytes"):
+        read_records("/dev/zero", fmt)
+
+
+def _pipe(path: Path, data: bytes) -> threading.Thread:
+    """A named pipe at ``path`` that a thread fills with ``data``."""
+    os.mkfifo(path)
+
+    def write() -> None:
+        try:
+            with open(path, "wb") as pipe:
+                pipe.write(data)
+        except BrokenPipeError:  # the reader stopped at its limit
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+@needs_devices
+def test_a_pipe_is_read_in_chunks_up_to_the_limit(tmp_path: Path) -> None:
+    record = Record.from_game(advance(brett.Reversi(), 20, seed=1), Black="Ann")
+    writer = _pipe(tmp_path / "one.json", brett.dump(record).encode())
+    assert read_records(tmp_path / "one.json") == [record]
+    writer.join(10)
+    writer = _pipe(tmp_path / "big.json", b" " * (MAX_RECORD + CHUNK))
+    with pytest.raises(InvalidRecordError, match=r"big\.json: more than 67,108,864 bytes"):
+        read_records(tmp_path / "big.json")
+    writer.join(10)
+    assert not writer.is_alive()
+
+
+def test_a_json_file_is_read_record_by_record(tmp_path: Path) -> None:
+    """Each record is replayed before the next is decoded: the first error is
+    reported, not a broken end of the file."""
+    good = brett.dump(Record.from_game(advance(brett.Reversi(), 4, seed=2)))
+    bad = good.replace('"moves": [', '"moves": ["a1", ')
+    path = tmp_path / "games.json"
+    cases = [(f"[{good}, {bad}, this is not JSON", r"record 2: move 1 \('a1'\) does not"),
+             (f"[{good}, {good},]", "line 1, column [0-9]+: a record expected after ','"),
+             (f" [{good} {good}]", "expected ',' or ']' after record 1"),
+             (f"[{good}] x", "extra data"), (f"{good} x", "extra data"),
+             ("[", "not valid JSON"), ("", "not valid JSON"), ("[" * 100_000, "not valid")]
+    for text, message in cases:
+        path.write_text(text)
+        with pytest.raises(InvalidRecordError, match=message):
+            read_records(path)
+    for text, count in ((f"\n{good}\n", 1), (" [ ] ", 0), (f"[{good},\n{good}]", 2)):
+        path.write_text(text)
+        assert len(read_records(path)) == count
+
+
+def test_paths_that_are_not_paths_are_refused(tmp_path: Path) -> None:
+    record = Record.from_game(brett.Reversi())
+    for path in (5, None, "nul\0.json"):
+        with pytest.raises(InvalidRecordError, match=r"path|cannot read"):
+            read_records(path)  # type: ignore[arg-type]
+        with pytest.raises(InvalidRecordError, match=r"path|cannot write"):
+            write_records([record], path)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError, match="format is a name"):
+        read_records(tmp_path / "x.json", 5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError, match="path"):
+        read_records(tmp_path / "x.wtb", jou=3)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ JSON

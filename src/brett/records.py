@@ -31,6 +31,7 @@ number ``i + 1``).  :func:`load` gives the game at the end of its main line,
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Optional, Union
 
 from ._checks import MAX_TEXT
@@ -138,10 +139,9 @@ def record_from_dict(data: dict[str, Any]) -> Record:
     if not isinstance(headers, dict):
         raise InvalidRecordError("\"headers\" must be an object of strings")
     rows = data.get("nodes")
-    if rows is None:  # a bare main line: kept flat, its tree built on first use
-        record = Record(data["game"], start, headers, line=moves)
-        replay(cls, start, moves)
-        return record
+    if rows is None:  # a bare main line: kept flat (one string per move text), the
+        replay(cls, start, moves)  # tree built on first use
+        return Record(data["game"], start, headers, line=[sys.intern(m) for m in moves])
     if not isinstance(rows, list):
         raise InvalidRecordError("\"nodes\" must be a list")
     record = Record(data["game"], start, headers)
