@@ -71,11 +71,9 @@ def _names(path: Optional[PathLike], kind: str) -> Optional[list[str]]:
             .split(b"\0", 1)[0].decode("latin-1").strip() for i in range(count)]
 
 
-def _name(table: Optional[list[str]], index: int, what: str, where: str) -> Optional[str]:
-    if table is None:
-        return None
+def _name(table: list[str], index: int, what: str) -> str:
     if index >= len(table):
-        raise InvalidRecordError(f"{where}: {what} index {index}, the table has {len(table)}")
+        raise InvalidRecordError(f"{what} index {index}, the table has {len(table)}")
     return table[index]
 
 
@@ -110,18 +108,18 @@ def _games(data: bytes, count: int, size: int, year: int, players: Optional[list
     for number in range(count):
         offset = HEADER.size + number * record_size
         tournament, black, white, score, theory = GAME.unpack_from(data, offset)
-        at = f"{where}: game {number + 1}"
-        moves = data[offset + GAME.size:offset + record_size]
-        actions = _Line(_replay(template, moves, square, at), names)
-        headers = {"Date": date, "BlackScore": _NUMBERS[score],
-                   "TheoreticalScore": _NUMBERS[theory]}
-        for key, table, index, what in (("Black", players, black, "player"),
-                                        ("White", players, white, "player"),
-                                        ("Event", events, tournament, "tournament")):
-            name = _name(table, index, what, at)
-            if name is not None:
-                headers[key] = name
-        yield Record("reversi", start, headers, line=actions)
+        try:  # the place is named only for an error: a year of games makes no strings
+            actions = _replay(template, data[offset + GAME.size:offset + record_size], square)
+            headers = {"Date": date, "BlackScore": _NUMBERS[score],
+                       "TheoreticalScore": _NUMBERS[theory]}
+            if players is not None:
+                headers["Black"] = _name(players, black, "player")
+                headers["White"] = _name(players, white, "player")
+            if events is not None:
+                headers["Event"] = _name(events, tournament, "tournament")
+        except InvalidRecordError as exc:
+            raise InvalidRecordError(f"{where}: game {number + 1}, {exc}") from None
+        yield Record("reversi", start, headers, line=_Line(actions, names))
 
 
 class _Line(Sequence[str]):
@@ -157,12 +155,12 @@ def _square_table(size: int) -> list[int]:
     return table
 
 
-def _replay(game: Reversi, moves: bytes, square: list[int], where: str) -> bytes:
+def _replay(game: Reversi, moves: bytes, square: list[int]) -> bytes:
     """The actions of one game's move bytes (each below 256), passes inserted,
     each checked; ``game`` is left as it was."""
     actions = bytearray()
     try:
-        _play(game, moves, square, where, actions)
+        _play(game, moves, square, actions)
     finally:
         undo = game.undo_action
         for _ in actions:
@@ -170,8 +168,7 @@ def _replay(game: Reversi, moves: bytes, square: list[int], where: str) -> bytes
     return bytes(actions)
 
 
-def _play(game: Reversi, moves: bytes, square: list[int], where: str,
-          actions: bytearray) -> None:
+def _play(game: Reversi, moves: bytes, square: list[int], actions: bytearray) -> None:
     apply = game.apply_action
     passing = game.size * game.size
     ended = False
@@ -182,25 +179,24 @@ def _play(game: Reversi, moves: bytes, square: list[int], where: str,
         action = square[byte]
         if ended or action < 0:
             reason = "a move after the padding" if ended else f"byte {byte} is not a square"
-            raise InvalidRecordError(f"{where}, move {index + 1}: {reason}")
+            raise InvalidRecordError(f"move {index + 1}: {reason}")
         try:
             apply(action)
         except IllegalMoveError:
             try:  # the side to move could not move: WTHOR leaves the pass out
                 apply(passing)
             except BrettError:
-                raise _illegal(game, action, where, index) from None
+                raise _illegal(game, action, index) from None
             actions.append(passing)
             try:
                 apply(action)
             except BrettError:
-                raise _illegal(game, action, where, index) from None
+                raise _illegal(game, action, index) from None
         actions.append(action)
 
 
-def _illegal(game: Reversi, action: int, where: str, index: int) -> InvalidRecordError:
-    return InvalidRecordError(f"{where}, move {index + 1}: {game.action_to_move(action)} "
-                              f"is not legal here")
+def _illegal(game: Reversi, action: int, index: int) -> InvalidRecordError:
+    return InvalidRecordError(f"move {index + 1}: {game.action_to_move(action)} is not legal here")
 
 
 def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[PathLike] = None,
