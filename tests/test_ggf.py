@@ -128,6 +128,13 @@ def test_writing_checks_what_it_writes() -> None:
         write_ggf([record])
 
 
+def test_the_side_to_move_is_written_even_when_it_cannot_move() -> None:
+    """Found by the fuzzer: BO[... *] of a finished position came back as O."""
+    [record] = read_ggf("(;GM[Othello]BO[6 ------ ------ ------ --*--O ------ ------ *];)")
+    assert record.game().is_over() and record.start.endswith(" x n=6")
+    assert "------ *]" in write_ggf([record]) and read_ggf(write_ggf([record])) == [record]
+
+
 def test_input_size_and_type_are_checked() -> None:
     with pytest.raises(InvalidRecordError):
         read_ggf(None)  # type: ignore[arg-type]

@@ -179,7 +179,7 @@ def _write_one(record: Any, number: int) -> str:
     check_strings(record, number)
     game = record.game()
     start = Reversi.from_position(record.start)
-    board = record.start.split()[0]
+    board, mover = start.position().split()[:2]  # the side to move even when it cannot
     if "#" in board:
         raise InvalidRecordError(f"record {number}: GGF has no blocked squares or octagon")
     parts = ["(;GM[Othello]"]
@@ -191,7 +191,7 @@ def _write_one(record: Any, number: int) -> str:
     if "Type" not in record.headers:
         parts.append(f"TY[{start.size}]")
     cells = " ".join(row.replace("x", "*").replace("o", "O") for row in board.split("/"))
-    side = "*" if start.current_player() == 0 else "O"
+    side = "*" if mover == "x" else "O"
     parts.append(f"BO[{start.size} {cells} {side}]")
     node = record.root
     for move in game.move_stack:
