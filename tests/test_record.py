@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import struct
 import threading
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import brett
 import brett.records
 from brett.errors import BrettError, InvalidRecordError
 from brett.formats import read_records, write_records
+from brett.ggf import MAX_GGF, read_ggf
 from brett.record import CHUNK, Node, Record
 from brett.records import MAX_RECORD
 from brett.wthor import read_wthor, write_wthor
@@ -319,6 +321,20 @@ def test_a_json_file_is_read_record_by_record(tmp_path: Path) -> None:
     for text, count in ((f"\n{good}\n", 1), (" [ ] ", 0), (f"[{good},\n{good}]", 2)):
         path.write_text(text)
         assert len(read_records(path)) == count
+
+
+def test_oversized_bytes_are_refused_before_they_are_decoded() -> None:
+    """A text of bytes past the limit was decoded (a copy as large) first."""
+    for read, limit in ((brett.load, MAX_RECORD), (read_ggf, MAX_GGF)):
+        data = b" " * (limit + 1)
+        tracemalloc.start()
+        try:
+            with pytest.raises(InvalidRecordError, match="at most"):
+                read(data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 2**20
 
 
 def test_paths_that_are_not_paths_are_refused(tmp_path: Path) -> None:

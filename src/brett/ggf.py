@@ -52,12 +52,12 @@ _CELLS = {"-": "-", "*": "x", "O": "o", "o": "o"}
 def read_ggf(text: str) -> list[Record]:
     """Every game of a GGF text, replayed and checked: an error names the line and
     column, and nothing is returned unless every game reads."""
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("latin-1")
-    if not isinstance(text, str):
+    if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"GGF is text, not {type(text).__name__}")
     if len(text) > MAX_GGF:
         raise InvalidRecordError(f"GGF text of {len(text)} characters: at most {MAX_GGF}")
+    if not isinstance(text, str):
+        text = bytes(text).decode("latin-1")
     records: list[Record] = []
     at = 0
     while True:

@@ -174,15 +174,15 @@ def load(text: str) -> Game[Any]:
 
 
 def _parse(text: Any) -> Any:
-    if isinstance(text, (bytes, bytearray)):
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidRecordError(f"a record is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_RECORD:  # before decoding: bytes are at least as many as characters
+        raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
+    if not isinstance(text, str):
         try:
-            text = text.decode("utf-8")
+            text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidRecordError(f"record is not UTF-8 text: {exc}") from None
-    if not isinstance(text, str):
-        raise InvalidRecordError(f"a record is JSON text, not {type(text).__name__}")
-    if len(text) > MAX_RECORD:
-        raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
