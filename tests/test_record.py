@@ -323,6 +323,13 @@ def test_a_json_file_is_read_record_by_record(tmp_path: Path) -> None:
         assert len(read_records(path)) == count
 
 
+def test_files_are_read_with_universal_newlines(tmp_path: Path) -> None:
+    """As open() in text mode gave them (the files are now read as bytes)."""
+    (tmp_path / "a.sgf").write_bytes(b"(;GM[2]\r\n;B[f5]C[one\r\ntwo\rthree])")
+    [record] = read_records(tmp_path / "a.sgf")
+    assert record.root.children[0].comment == "one\ntwo\nthree"
+
+
 def test_oversized_bytes_are_refused_before_they_are_decoded() -> None:
     """A text of bytes past the limit was decoded (a copy as large) first."""
     for read, limit in ((brett.load, MAX_RECORD), (read_ggf, MAX_GGF)):

@@ -63,7 +63,7 @@ def _text(path: PathLike, kind: str) -> str:
     with universal newlines (as ``open`` in text mode gives them)."""
     limit = MAX_RECORD if kind == "json" else getattr(_module(kind), f"MAX_{kind.upper()}")
     text = read_file(path, limit, FORMATS[kind]).decode("utf-8", errors="replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _module(fmt: str) -> Any:
