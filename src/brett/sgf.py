@@ -1,7 +1,7 @@
 """SGF FF[4] (Smart Game Format) for Reversi, Phutball and Focus records.
 
 One file holds a collection of games; each game is a tree: the first child of a
-node is the main line, the others are variations (see docs/records-sgf.md)::
+node is the main line, the others are variations (see docs/records.md)::
 
     >>> import brett
     >>> from brett.record import Record
