@@ -281,7 +281,6 @@ def path_name(path: Any) -> str:
         raise InvalidRecordError(f"a file is named by a path, not {path!r:.60}") from None
 
 
-
 def ascii_int(text: str, digits: int) -> Optional[int]:
     """``text`` as a number when it is 1 to ``digits`` ASCII digits, else None
     (``str.isdigit`` also takes digits such as '²' that ``int`` refuses, and

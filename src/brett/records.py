@@ -180,7 +180,7 @@ def _parse(text: Any) -> Any:
         raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
     if not isinstance(text, str):
         try:
-            text = bytes(text).decode("utf-8")
+            text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidRecordError(f"record is not UTF-8 text: {exc}") from None
     try:
