@@ -4,7 +4,10 @@
 
 Reading a year of WTHOR games: 10,000 random legal 8x8 games written with
 ``write_wthor``, read back with ``read_wthor`` (every move replayed through the
-integer layer), on the compiled core.  Figures, not timed asserts.
+integer layer), on the compiled core.  And every reader's speed in megabytes a
+second on inputs dense with moves (the figures of docs/records.md, "Limits and
+costs"): whole Reversi games in SGF, GGF and a JSON file, one long Phutball game
+in JSON and SGF.  Figures, not timed asserts.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ from typing import Any
 
 import pytest
 
+import brett
 from _figures import Figures, needs_cython, per_second
+from brett.formats import read_records, write_records
+from brett.ggf import read_ggf, write_ggf
 from brett.record import Record
 from brett.reversi import Reversi
+from brett.sgf import read_sgf, write_sgf
 from brett.wthor import read_wthor, write_wthor
 
 RESULTS = Figures("Records", [])
@@ -44,3 +51,45 @@ def test_read_a_year_of_wthor(benchmark: Any, archive: Path) -> None:
     assert len(records) == YEAR
     RESULTS["WTHOR read games/s"] = per_second(benchmark, YEAR)
     RESULTS["WTHOR read s per 10,000 games"] = benchmark.stats.stats.min
+
+
+GAMES = 600  # whole Reversi games: about 1 MB of SGF
+CYCLE = ("g10", "h10-f10", "g10", "f10-h10")  # a Phutball man placed and jumped, to and fro
+LONG = 100_000  # moves of one Phutball game
+
+
+def _reversi_games() -> list[Record]:
+    records = []
+    for seed in range(GAMES):
+        game = Reversi()
+        game.random_playout(seed=seed)
+        records.append(Record.from_game(game, Black="Ann", White="Bob"))
+    return records
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Any, int]]:
+    """reader → (its function, its input, the input's size in bytes)."""
+    records = _reversi_games()
+    path = tmp_path_factory.mktemp("records") / "games.json"
+    write_records(records, path)
+    sgf, ggf = write_sgf(records), write_ggf(records)
+    long = Record("phutball", brett.Phutball().position(),
+                  line=[CYCLE[i % 4] for i in range(LONG)])
+    json_long, sgf_long = brett.dump(long), write_sgf([long])
+    return {"SGF games": (read_sgf, sgf, len(sgf)), "GGF games": (read_ggf, ggf, len(ggf)),
+            "JSON file of games": (read_records, path, path.stat().st_size),
+            "JSON long game": (brett.load_record, json_long, len(json_long)),
+            "SGF long game": (read_sgf, sgf_long, len(sgf_long))}
+
+
+@pytest.mark.parametrize("reader", ["SGF games", "GGF games", "JSON file of games",
+                                    "JSON long game", "SGF long game"])
+def test_read_a_megabyte(benchmark: Any, inputs: dict[str, tuple[Any, Any, int]],
+                         reader: str) -> None:
+    """Each reader on the selected core (the compiled one unless
+    BRETT_NO_EXTENSIONS=1), in megabytes of input a second."""
+    read, data, size = inputs[reader]
+    records = benchmark.pedantic(lambda: read(data), rounds=3, iterations=1)
+    assert records
+    RESULTS[f"{reader}: read MB/s"] = per_second(benchmark, size / 2**20)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import brett
 from brett.errors import BrettError, InvalidRecordError
-from brett.ggf import read_ggf, write_ggf
+from brett.ggf import MAX_GGF, read_ggf, write_ggf
 from brett.record import Record
 
 START = "---------------------------O*------*O--------------------------- *"
@@ -100,11 +100,46 @@ def test_malformed_text_names_the_place(text: str, message: str) -> None:
         read_ggf(text)
 
 
+@pytest.mark.parametrize("board", ["² -- *", "9" * 5000 + " -- *"])
+def test_the_board_size_is_ascii_digits(board: str) -> None:
+    """str.isdigit takes '²', which int() refuses (a ValueError escaped)."""
+    with pytest.raises(InvalidRecordError, match=r"line 1, column 17: .*board size"):
+        read_ggf(f"(;GM[Othello]BO[{board}];)")
+
+
+def test_the_first_error_ends_the_reading() -> None:
+    """Each move is replayed as it is read: an illegal first move is reported
+    before the rest is parsed (every property was parsed first: a 16 MB file took
+    seconds and a gigabyte to report its line 1)."""
+    text = f"(;GM[Othello]BO[8 {START}]B[A1]" + "W[D6//1.25]" * 100_000 + " garbage"
+    with pytest.raises(InvalidRecordError, match=r"line 1, column 86: B\[a1\]: illegal"):
+        read_ggf(text)
+    with pytest.raises(InvalidRecordError, match="second BO"):
+        read_ggf(f"(;GM[Othello]BO[8 {START}]B[F5]BO[8 {START}];)")
+
+
+def test_writing_checks_what_it_writes() -> None:
+    record = Record.from_game(brett.Reversi())
+    record.root.add("f5", eval="1/2")
+    with pytest.raises(InvalidRecordError, match=r"record 1: .*cannot hold '/'"):
+        write_ggf([record])
+    record.root.children[0].properties["eval"] = 3  # type: ignore[assignment]
+    with pytest.raises(InvalidRecordError, match=r"record 1: .*is a string"):
+        write_ggf([record])
+
+
+def test_the_side_to_move_is_written_even_when_it_cannot_move() -> None:
+    """Found by the fuzzer: BO[... *] of a finished position came back as O."""
+    [record] = read_ggf("(;GM[Othello]BO[6 ------ ------ ------ --*--O ------ ------ *];)")
+    assert record.game().is_over() and record.start.endswith(" x n=6")
+    assert "------ *]" in write_ggf([record]) and read_ggf(write_ggf([record])) == [record]
+
+
 def test_input_size_and_type_are_checked() -> None:
     with pytest.raises(InvalidRecordError):
         read_ggf(None)  # type: ignore[arg-type]
     with pytest.raises(InvalidRecordError, match="at most"):
-        read_ggf(" " * (64 * 2**20 + 1))
+        read_ggf(" " * (MAX_GGF + 1))
     assert read_ggf("") == [] and read_ggf("\n  \n") == []
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import struct
+import threading
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +16,13 @@ from hypothesis import strategies as st
 import brett
 import brett.records
 from brett.errors import BrettError, InvalidRecordError
-from brett.record import Node, Record
+from brett.formats import read_records, write_records
+from brett.ggf import MAX_GGF, read_ggf
+from brett.record import CHUNK, Node, Record
+from brett.records import MAX_RECORD
 from brett.wthor import read_wthor, write_wthor
 from conftest import SETUPS, advance
+from fuzz.readers import on_core
 
 FIXTURE = [HealthCheck.function_scoped_fixture]
 
@@ -54,6 +61,56 @@ def test_variations_comments_and_navigation(backend: str) -> None:
         Record("reversi", "x", {"Black": 1})  # type: ignore[dict-item]
     with pytest.raises(InvalidRecordError, match="bad start position"):
         Record("reversi", "not a position").game()
+
+
+def test_comments_and_properties_are_strings() -> None:
+    """Writers escape them as text: anything else is refused where it enters."""
+    node = Record("reversi", brett.Reversi().position()).root
+    for bad in ({"comment": 5}, {"comment": None}, {"eval": 1.5}, {"time": b"2"}):
+        with pytest.raises(InvalidRecordError, match="is a string"):
+            node.add("f5", **bad)
+    assert node.children == []
+    assert node.add("f5", "fine", eval="+1").properties == {"eval": "+1"}
+
+
+def long_phutball_line(moves: int) -> Record:
+    """A Phutball main line of ``moves`` moves (a man placed by the ball and
+    jumped, to and fro) with a side leaf at every node."""
+    record = Record("phutball", brett.Phutball().position())
+    node = record.root
+    cycle = ("g10", "h10-f10", "g10", "f10-h10")
+    for number in range(moves):
+        parent = node
+        node = parent.add(cycle[number % 4])
+        parent.add("a1")
+    return record
+
+
+def test_a_tree_replays_with_one_push_per_node(backend: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """load_record walks the tree once with push and pop (it replayed every leaf
+    from the root: a 4,000-move line with side leaves took minutes)."""
+    record = long_phutball_line(400)
+    text = brett.dump(record)
+    pushes = 0
+    push = brett.Phutball.push
+
+    def counted(game: Any, move: Any) -> Any:
+        nonlocal pushes
+        pushes += 1
+        return push(game, move)
+
+    monkeypatch.setattr(brett.Phutball, "push", counted)
+    with on_core(backend):
+        back = brett.load_record(text)
+        assert back.game().backend() == backend
+    assert pushes - 400 == 800  # every node once (and the main line of back.game())
+    assert back == record
+    steps = list(back.replay_tree())
+    assert [step.node for step in steps] == list(back.root.walk())[1:]
+    assert [step.depth for step in steps] == [*range(1, 401), *range(400, 0, -1)]
+    assert [str(step.move) for step in steps[:3]] == ["g10", "h10-f10", "g10"]
+    assert {str(step.move) for step in steps[400:]} == {"a1"}
 
 
 def test_a_main_line_given_flat_becomes_the_tree_on_first_use() -> None:
@@ -167,6 +224,15 @@ def test_wthor_name_tables_and_paths_are_checked(tmp_path: Path) -> None:
         write_wthor([Record.from_game(brett.Reversi())], tmp_path / "no" / "such.wtb")
 
 
+def test_wthor_numbers_are_ascii_digits(tmp_path: Path) -> None:
+    """str.isdigit takes '²', which int() refuses (a ValueError escaped)."""
+    for header in ("BlackScore", "TheoreticalScore"):
+        with pytest.raises(InvalidRecordError, match="not a disc count"):
+            write_wthor([Record.from_game(brett.Reversi(), **{header: "²"})], tmp_path / "a.wtb")
+    write_wthor([Record.from_game(brett.Reversi(), Date="²²²²")], tmp_path / "b.wtb")
+    assert next(read_wthor(tmp_path / "b.wtb")).headers["Date"] == "0"  # no year given
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=FIXTURE)
 @given(data=st.binary(max_size=600))
 def test_any_bytes_give_records_or_an_invalid_record_error(tmp_path: Path, data: bytes) -> None:
@@ -192,6 +258,103 @@ def test_random_games_round_trip_through_wthor(tmp_path: Path, backend: str,
     write_wthor(records, tmp_path / "r.wtb")
     back = list(read_wthor(tmp_path / "r.wtb"))
     assert [r.game().move_stack for r in back] == [r.game().move_stack for r in records]
+
+
+# ------------------------------------------------------------------ files, devices, pipes
+needs_devices = pytest.mark.skipif(not (Path("/dev/zero").exists() and hasattr(os, "mkfifo")),
+                                   reason="this platform has no /dev/zero or named pipes")
+
+
+@needs_devices
+@pytest.mark.parametrize("fmt", ["json", "sgf", "ggf", "wtb"])
+def test_an_endless_device_is_refused_at_the_limit(fmt: str) -> None:
+    """A device announces no size: it is read in chunks up to the format's limit
+    (it was read whole: a MemoryError)."""
+    with pytest.raises(InvalidRecordError, match=r"/dev/zero: more than [0-9,]+ bytes"):
+        read_records("/dev/zero", fmt)
+
+
+def _pipe(path: Path, data: bytes) -> threading.Thread:
+    """A named pipe at ``path`` that a thread fills with ``data``."""
+    os.mkfifo(path)
+
+    def write() -> None:
+        try:
+            with open(path, "wb") as pipe:
+                pipe.write(data)
+        except BrokenPipeError:  # the reader stopped at its limit
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+@needs_devices
+def test_a_pipe_is_read_in_chunks_up_to_the_limit(tmp_path: Path) -> None:
+    record = Record.from_game(advance(brett.Reversi(), 20, seed=1), Black="Ann")
+    writer = _pipe(tmp_path / "one.json", brett.dump(record).encode())
+    assert read_records(tmp_path / "one.json") == [record]
+    writer.join(10)
+    writer = _pipe(tmp_path / "big.json", b" " * (MAX_RECORD + CHUNK))
+    with pytest.raises(InvalidRecordError, match=r"big\.json: more than 67,108,864 bytes"):
+        read_records(tmp_path / "big.json")
+    writer.join(10)
+    assert not writer.is_alive()
+
+
+def test_a_json_file_is_read_record_by_record(tmp_path: Path) -> None:
+    """Each record is replayed before the next is decoded: the first error is
+    reported, not a broken end of the file."""
+    good = brett.dump(Record.from_game(advance(brett.Reversi(), 4, seed=2)))
+    bad = good.replace('"moves": [', '"moves": ["a1", ')
+    path = tmp_path / "games.json"
+    cases = [(f"[{good}, {bad}, this is not JSON", r"record 2: move 1 \('a1'\) does not"),
+             (f"[{good}, {good},]", "line 1, column [0-9]+: a record expected after ','"),
+             (f" [{good} {good}]", "expected ',' or ']' after record 1"),
+             (f"[{good}] x", "extra data"), (f"{good} x", "extra data"),
+             ("[", "not valid JSON"), ("", "not valid JSON"), ("[" * 100_000, "not valid")]
+    for text, message in cases:
+        path.write_text(text)
+        with pytest.raises(InvalidRecordError, match=message):
+            read_records(path)
+    for text, count in ((f"\n{good}\n", 1), (" [ ] ", 0), (f"[{good},\n{good}]", 2)):
+        path.write_text(text)
+        assert len(read_records(path)) == count
+
+
+def test_files_are_read_with_universal_newlines(tmp_path: Path) -> None:
+    """As open() in text mode gave them (the files are now read as bytes)."""
+    (tmp_path / "a.sgf").write_bytes(b"(;GM[2]\r\n;B[f5]C[one\r\ntwo\rthree])")
+    [record] = read_records(tmp_path / "a.sgf")
+    assert record.root.children[0].comment == "one\ntwo\nthree"
+
+
+def test_oversized_bytes_are_refused_before_they_are_decoded() -> None:
+    """A text of bytes past the limit was decoded (a copy as large) first."""
+    for read, limit in ((brett.load, MAX_RECORD), (read_ggf, MAX_GGF)):
+        data = b" " * (limit + 1)
+        tracemalloc.start()
+        try:
+            with pytest.raises(InvalidRecordError, match="at most"):
+                read(data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 2**20
+
+
+def test_paths_that_are_not_paths_are_refused(tmp_path: Path) -> None:
+    record = Record.from_game(brett.Reversi())
+    for path in (5, None, "nul\0.json"):
+        with pytest.raises(InvalidRecordError, match=r"path|cannot read"):
+            read_records(path)  # type: ignore[arg-type]
+        with pytest.raises(InvalidRecordError, match=r"path|cannot write"):
+            write_records([record], path)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError, match="format is a name"):
+        read_records(tmp_path / "x.json", 5)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecordError, match="path"):
+        read_records(tmp_path / "x.wtb", jou=3)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ JSON

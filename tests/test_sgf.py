@@ -204,6 +204,46 @@ def test_malformed_input_names_the_place(text: str, message: str) -> None:
     assert "line " in str(info.value) or "characters" in str(info.value)
 
 
+@pytest.mark.parametrize("text", [
+    "(;GM[0000020])", "(;GM[2" + "0" * 5000 + "])", "(;GM[²])", "(;GM[2]AB[a²])",
+    "(;GM[2]AB[a" + "1" * 5000 + "])", "(;GM[2]AB[a01])", "(;GM[2]SZ[²])",
+])
+def test_numbers_are_ascii_digits_of_a_sensible_length(text: str) -> None:
+    """str.isdigit takes '²', which int() refuses, and int() refuses thousands
+    of digits: neither may escape as a ValueError or a KeyError."""
+    with pytest.raises(InvalidRecordError, match="line 1"):
+        read_sgf(text)
+
+
+def test_the_first_error_ends_the_reading() -> None:
+    """Each node is replayed as it is read: an illegal first move is reported
+    before the rest of the text is even parsed."""
+    text = "(;GM[2];B[a1]" + ";W[d6]C[...]" * 100_000 + "garbage"
+    with pytest.raises(InvalidRecordError, match=r"line 1, column 9: B\[a1\] does not"):
+        read_sgf(text)
+
+
+def test_moveless_nodes_add_their_comments_in_order() -> None:
+    text = "(;GM[2];B[d3]C[own];C[a];;C[b]XX[1](;C[c])(;C[d];C[e]))"
+    [record] = read_sgf(text)
+    [d3] = record.root.children
+    assert d3.comment == "own\na\nb\nc\nd\ne" and d3.properties == {"XX": "1"}
+    assert read_sgf(write_sgf([record])) == [record]
+
+
+def test_writing_refuses_text_that_is_not_a_string() -> None:
+    """Comments, properties and headers set directly (not through Node.add or
+    Record) are checked when written: an InvalidRecordError, not an AttributeError."""
+    for spoil in (lambda r: setattr(r.root.children[0], "comment", 5),
+                  lambda r: r.root.children[0].properties.update(eval=1.5),
+                  lambda r: r.root.children[0].properties.update({3: "x"}),
+                  lambda r: r.headers.update(Black=None)):
+        record = Record.from_game(played("python", "reversi", {}, 1))
+        spoil(record)
+        with pytest.raises(InvalidRecordError, match=r"record 1: .*is a string"):
+            write_sgf([record])
+
+
 def test_error_names_line_and_column() -> None:
     with pytest.raises(InvalidRecordError, match="line 3, column 2"):
         read_sgf("(;GM[2]\n;B[f5]\n;B[d6])")
@@ -219,10 +259,10 @@ def test_huge_and_deep_input() -> None:
     with pytest.raises(InvalidRecordError, match="at most"):
         read_sgf("(" * (MAX_SGF + 1))
     with pytest.raises(InvalidRecordError, match="more than 1,000,000 nodes"):
-        read_sgf("(;" * (MAX_NODES + 1))  # refused after a million nodes, not at the end
+        read_sgf("(;GM[2]" + "(;" * MAX_NODES)  # refused after a million nodes, not at the end
     deep = 200_000
     with pytest.raises(InvalidRecordError, match="never closed"):
-        read_sgf("(;GM[2]" + "(;C[x]" * deep)
+        read_sgf("(;GM[2];B[f5]" + "(;C[x]" * deep)  # comments merged into f5's
     # deep but well formed: moveless nodes in nested variations
     text = "(;GM[2]" + "(;" * deep + "B[f5]" + ")" * deep + ")"
     assert [n.move for n in read_sgf(text)[0].root.walk()] == [None, "f5"]

@@ -30,14 +30,17 @@ writing keeps the main line and refuses holes and the octagon.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from typing import Any
 
 from .errors import BrettError, InvalidRecordError
-from .record import Node, Record, text_position
+from .record import Node, Record, ascii_int, check_strings, text_position
 from .reversi import Reversi
 
-MAX_GGF = 64 * 2**20
+MAX_GGF = 16 * 2**20
+"""The most characters :func:`read_ggf` reads (16 MiB, as for SGF: a move costs a
+node of a few hundred bytes)."""
 HEADERS = {"PB": "Black", "PW": "White", "PC": "Place", "DT": "Date", "RE": "Result",
            "TI": "TimeControl", "TY": "Type", "RB": "BlackRating", "RW": "WhiteRating"}
 NAMES = {name: tag for tag, name in HEADERS.items()}
@@ -49,12 +52,12 @@ _CELLS = {"-": "-", "*": "x", "O": "o", "o": "o"}
 def read_ggf(text: str) -> list[Record]:
     """Every game of a GGF text, replayed and checked: an error names the line and
     column, and nothing is returned unless every game reads."""
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("latin-1")
-    if not isinstance(text, str):
+    if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"GGF is text, not {type(text).__name__}")
     if len(text) > MAX_GGF:
         raise InvalidRecordError(f"GGF text of {len(text)} characters: at most {MAX_GGF}")
+    if not isinstance(text, str):
+        text = bytes(text).decode("latin-1")
     records: list[Record] = []
     at = 0
     while True:
@@ -72,10 +75,11 @@ def read_ggf(text: str) -> list[Record]:
 
 
 def _game(text: str, at: int) -> tuple[Record, int]:
-    """One game from just after its ``(;``: (the record, the offset after ``;)``)."""
+    """One game from just after its ``(;``, each move replayed as it is read (the
+    first error ends the reading): (the record, the offset after ``;)``)."""
     headers: dict[str, str] = {}
-    board = None
-    moves: list[tuple[str, str, dict[str, str], int]] = []
+    start, game = "", None  # from BO[], which comes before the moves
+    root = node = Node()
     while True:
         end = _GAME_END.match(text, at)
         if end:
@@ -88,29 +92,58 @@ def _game(text: str, at: int) -> tuple[Record, int]:
         name, value = prop.group(1), prop.group(2)
         tag = name.upper()
         if tag in ("B", "W"):
-            moves.append((tag, *_move(value, text, prop.start(2)), prop.start(1)))
+            if game is None:
+                raise _error(text, prop.start(1), f"{name}[{value[:20]}]: no BO[] start "
+                             f"board before the first move")
+            node = _play(game, node, tag, value, text, prop.start(1))
         elif tag == "BO":
-            board = (value, prop.start(2))
+            if game is not None:
+                raise _error(text, prop.start(1), "a second BO[] start board")
+            start = _position(value, prop.start(2), text)
+            game = _start(start)
         elif tag == "GM":
             if value.strip().lower() != "othello":
-                raise InvalidRecordError(f"{text_position(text, prop.start(2))}: GM[{value[:20]}]: "
-                                         f"brett reads GGF Othello games")
+                raise _error(text, prop.start(2), f"GM[{value[:20]}]: brett reads GGF "
+                             f"Othello games")
         else:  # a known header by its name, any other property under its own spelling
             headers[HEADERS.get(tag, name)] = value
         at = prop.end()
-    if board is None:
-        raise InvalidRecordError(f"{text_position(text, at)}: the game has no BO[] start board")
-    start = _position(*board, text)
-    if headers.get("Type") == board[0].split()[0]:
+    if game is None:
+        raise _error(text, at, "the game has no BO[] start board")
+    if headers.get("Type") == str(game.size):
         del headers["Type"]  # the default the writer puts back: the board size
-    return _replay(start, headers, moves, text), end.end()
+    return Record("reversi", start, headers, root=root), end.end()
+
+
+def _error(text: str, offset: int, message: str) -> InvalidRecordError:
+    return InvalidRecordError(f"{text_position(text, offset)}: {message}")
+
+
+def _start(start: str) -> Reversi:
+    try:
+        return Reversi.from_position(start)
+    except BrettError as exc:
+        raise InvalidRecordError(f"bad BO[] start board: {exc}") from None
+
+
+def _play(game: Reversi, node: Node, colour: str, value: str, text: str, offset: int) -> Node:
+    """The node of the move ``colour[value]``, played on ``game`` below ``node``."""
+    square, properties = _move(value, text, offset)
+    player = game.current_player()
+    if player != (0 if colour == "B" else 1) and not game.is_over():
+        raise _error(text, offset, f"{colour}[{square}] but "
+                     f"{'Black' if player == 0 else 'White'} is to move")
+    try:
+        game.push(square)
+    except BrettError as exc:
+        raise _error(text, offset, f"{colour}[{square}]: {exc}") from None
+    return node.add(sys.intern(square), **properties)
 
 
 def _move(value: str, text: str, offset: int) -> tuple[str, dict[str, str]]:
     square, *extra = value.split("/")
     if len(extra) > 2:
-        raise InvalidRecordError(f"{text_position(text, offset)}: {value[:30]!r}: a move is "
-                                 f"square/evaluation/seconds")
+        raise _error(text, offset, f"{value[:30]!r}: a move is square/evaluation/seconds")
     square = square.strip().lower()
     properties = {key: v.strip() for key, v in zip(("eval", "time"), extra, strict=False)
                   if v.strip()}
@@ -120,40 +153,17 @@ def _move(value: str, text: str, offset: int) -> tuple[str, dict[str, str]]:
 def _position(value: str, offset: int, text: str) -> str:
     """BO[size cells side] → a brett position string."""
     parts = value.split()
-    if not parts or not parts[0].isdigit() or not 4 <= int(parts[0]) <= 16:
-        raise InvalidRecordError(f"{text_position(text, offset)}: BO[{value[:30]}]: expected the "
-                                 f"board size (4 to 16) first")
-    size = int(parts[0])
+    size = ascii_int(parts[0], 2) if parts else None
+    if size is None or not 4 <= size <= 16:
+        raise _error(text, offset, f"BO[{value[:30]}]: expected the board size (4 to 16) first")
     cells = "".join(parts[1:-1]) if len(parts) > 2 else ""
     side = parts[-1] if len(parts) > 1 else ""
     if len(cells) != size * size or any(c not in _CELLS for c in cells) or \
             side not in ("*", "O", "o"):
-        raise InvalidRecordError(f"{text_position(text, offset)}: BO[{value[:30]}...]: expected "
-                                 f"{size * size} cells of '-', '*', 'O' and the side to move")
+        raise _error(text, offset, f"BO[{value[:30]}...]: expected {size * size} cells of "
+                     f"'-', '*', 'O' and the side to move")
     rows = ["".join(_CELLS[c] for c in cells[r * size:(r + 1) * size]) for r in range(size)]
     return "/".join(rows) + (" x" if side == "*" else " o") + ("" if size == 8 else f" n={size}")
-
-
-def _replay(start: str, headers: dict[str, str],
-            moves: list[tuple[str, str, dict[str, str], int]], text: str) -> Record:
-    try:
-        game = Reversi.from_position(start)
-    except BrettError as exc:
-        raise InvalidRecordError(f"bad BO[] start board: {exc}") from None
-    record = Record("reversi", start, headers)
-    node: Node = record.root
-    for colour, square, properties, offset in moves:
-        player = game.current_player()
-        if player != (0 if colour == "B" else 1) and not game.is_over():
-            raise InvalidRecordError(f"{text_position(text, offset)}: {colour}[{square}] but "
-                                     f"{'Black' if player == 0 else 'White'} is to move")
-        try:
-            game.push(square)
-        except BrettError as exc:
-            raise InvalidRecordError(f"{text_position(text, offset)}: {colour}[{square}]: {exc}") \
-                from None
-        node = node.add(square, **properties)
-    return record
 
 
 def write_ggf(records: Iterable[Record]) -> str:
@@ -166,9 +176,10 @@ def write_ggf(records: Iterable[Record]) -> str:
 def _write_one(record: Any, number: int) -> str:
     if not isinstance(record, Record) or record.game_name != "reversi":
         raise InvalidRecordError(f"record {number}: GGF holds Reversi games only")
+    check_strings(record, number)
     game = record.game()
     start = Reversi.from_position(record.start)
-    board = record.start.split()[0]
+    board, mover = start.position().split()[:2]  # the side to move even when it cannot
     if "#" in board:
         raise InvalidRecordError(f"record {number}: GGF has no blocked squares or octagon")
     parts = ["(;GM[Othello]"]
@@ -180,24 +191,29 @@ def _write_one(record: Any, number: int) -> str:
     if "Type" not in record.headers:
         parts.append(f"TY[{start.size}]")
     cells = " ".join(row.replace("x", "*").replace("o", "O") for row in board.split("/"))
-    side = "*" if start.current_player() == 0 else "O"
+    side = "*" if mover == "x" else "O"
     parts.append(f"BO[{start.size} {cells} {side}]")
     node = record.root
     for move in game.move_stack:
         node = node.children[0]
         colour = "B" if start.current_player() == 0 else "W"
         start.push(move)
-        extra = "/".join([node.properties.get("eval", ""), node.properties.get("time", "")])
+        extra = "/".join(_value(node.properties.get(key, ""), number, "/")
+                         for key in ("eval", "time"))
         square = "PA" if move.is_pass else str(move).upper()
         parts.append(f"{colour}[{square}{'/' + extra if extra != '/' else ''}]")
     parts.append(";)\n")
     return "".join(parts)
 
 
-def _value(value: str, number: int) -> str:
-    if "]" in value:
-        raise InvalidRecordError(f"record {number}: {value[:30]!r}: GGF values cannot hold ']'")
+def _value(value: str, number: int, also: str = "") -> str:
+    """``value`` as GGF holds it: a value cannot hold ']', a move's evaluation
+    or time not '/' either."""
+    for mark in "]" + also:
+        if mark in value:
+            raise InvalidRecordError(f"record {number}: {value[:30]!r}: GGF cannot hold "
+                                     f"{mark!r} there")
     return value
 
 
-__all__ = ["read_ggf", "write_ggf"]
+__all__ = ["MAX_GGF", "read_ggf", "write_ggf"]

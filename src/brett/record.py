@@ -25,9 +25,11 @@ record it returns is legal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional, Union
 
 from ._checks import MAX_TEXT
 from .errors import BrettError, InvalidRecordError
@@ -45,9 +47,13 @@ class Node:
     parent: Optional[Node] = field(default=None, repr=False)
 
     def add(self, move: str, comment: str = "", **properties: str) -> Node:
-        """A new child (a variation unless it is the first) playing ``move``."""
+        """A new child (a variation unless it is the first) playing ``move``;
+        the comment and the property values are strings (the formats write them)."""
         if not isinstance(move, str) or len(move) > MAX_TEXT:
             raise InvalidRecordError(f"a record's move is its notation, not {move!r:.60}")
+        _text(comment, "comment", None)
+        for name, value in properties.items():
+            _text(value, f"property {name!r:.40}", None)
         child = Node(move, comment, dict(properties), [], self)
         self.children.append(child)
         return child
@@ -100,26 +106,47 @@ class Node:
         return True
 
 
+class Step(NamedTuple):
+    """One node of :meth:`Record.replay_tree`, its move just played."""
+
+    node: Node
+    depth: int
+    """The moves from the start position down to this node, this one included."""
+    player: int
+    """Who made the move (the player to move before it)."""
+    move: Any
+    """The game's Move object (its ``str`` is the canonical notation)."""
+
+
 class Record:
     """A game's headers, start position and tree of moves (see the module)."""
 
+    __slots__ = ("_line", "_root", "game_class", "game_name", "headers", "start")
+
     def __init__(self, game: str, start: str, headers: Optional[dict[str, str]] = None,
-                 root: Optional[Node] = None, line: Optional[list[str]] = None) -> None:
+                 root: Optional[Node] = None, line: Optional[Sequence[str]] = None) -> None:
         """``root`` is the tree; a reader of flat archives may give the main line
-        as ``line`` instead (move strings, not checked here): the tree is then
-        built on first use, so a year of games costs no node objects until read."""
+        as ``line`` instead (move strings, not checked here, and kept as given,
+        not copied): the tree is then built on first use, so a year of games
+        costs no node objects until read."""
         self.game_class = GAMES.lookup(game, InvalidRecordError)
         self.game_name: str = game
         if not isinstance(start, str) or len(start) > MAX_TEXT:
             raise InvalidRecordError(f"a start position is a position string, not {start!r:.60}")
         self.start = start
+        if not isinstance(headers, (dict, type(None))):
+            raise InvalidRecordError(f"headers are a dict of strings, not {headers!r:.60}")
         self.headers: dict[str, str] = {}
         for key, value in (headers or {}).items():
             self.headers[_text(key, "header name")] = _text(value, f"header {key!r}")
+        if not isinstance(root, (Node, type(None))) or \
+                not isinstance(line, (Sequence, type(None))) or isinstance(line, str):
+            raise InvalidRecordError("a record's tree is a Node, its main line a sequence "
+                                     "of move strings")
         if root is not None and line:
             raise InvalidRecordError("a record takes a tree or a main line, not both")
         self._root = root
-        self._line = list(line) if line else []
+        self._line: Sequence[str] = line if line is not None else ()
 
     @property
     def root(self) -> Node:
@@ -127,7 +154,7 @@ class Record:
         if self._root is None:
             self._root = Node()
             self._root.extend(self._line)
-            self._line = []
+            self._line = ()
         return self._root
 
     @classmethod
@@ -146,12 +173,32 @@ class Record:
         """The game after the moves down to ``node`` (default: the end of the
         main line), its moves on the move stack.  :class:`InvalidRecordError`
         names the first move that does not replay."""
+        moves: Sequence[Any]
         if node is None and self._root is None:
-            moves: list[Any] = self._line
+            moves = self._line
         else:
             target = node if node is not None else (self.root.mainline() or [self.root])[-1]
             moves = [step.move for step in target.path()]
         return replay(self.game_class, self.start, moves)
+
+    def replay_tree(self) -> Iterator[Step]:
+        """Every node below the root once, depth first, main lines first, with the
+        move it plays: one game walks the tree with push and pop, so the time is
+        linear in the nodes however long the lines.  :class:`InvalidRecordError`
+        names the first move that does not replay."""
+        game = replay(self.game_class, self.start, ())
+        depth = 0  # the moves on ``game``
+        stack = [(child, 1) for child in reversed(self.root.children)]
+        while stack:
+            node, number = stack.pop()
+            while depth >= number:  # back to the node's parent
+                game.pop()
+                depth -= 1
+            player = game.current_player()
+            move = _push(game, number, node.move)
+            depth = number
+            yield Step(node, number, player, move)
+            stack.extend((child, number + 1) for child in reversed(node.children))
 
     @property
     def moves(self) -> list[Any]:
@@ -179,12 +226,15 @@ def replay(game_class: Any, start: str, moves: Iterable[str]) -> Game[Any]:
     except BrettError as exc:
         raise InvalidRecordError(f"bad start position: {exc}") from exc
     for number, move in enumerate(moves, 1):
-        try:
-            game.push(move)
-        except BrettError as exc:
-            raise InvalidRecordError(
-                f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
+        _push(game, number, move)
     return game
+
+
+def _push(game: Game[Any], number: int, move: Any) -> Any:
+    try:
+        return game.push(move)
+    except BrettError as exc:
+        raise InvalidRecordError(f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
 
 
 def text_position(text: str, offset: int) -> str:
@@ -194,10 +244,73 @@ def text_position(text: str, offset: int) -> str:
     return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
 
 
-def _text(value: Any, what: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_TEXT:
+PathLike = Union[str, "os.PathLike[str]"]
+CHUNK = 2**20
+"""Files are read in pieces of this size: devices and pipes announce no size."""
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def read_file(path: PathLike, limit: int, what: str) -> bytes:
+    """The bytes of a file, a device or a pipe, read in chunks: an
+    :class:`InvalidRecordError` instead of more than ``limit`` bytes (a regular
+    file's size is checked before reading)."""
+    name = path_name(path)
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > limit:  # 0 for devices and pipes
+                size = limit + 1
+            while size <= limit and (chunk := handle.read(min(CHUNK, limit + 1 - size))):
+                chunks.append(chunk)
+                size += len(chunk)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InvalidRecordError(f"cannot read the {what} file {name}: {exc}") from None
+    if size > limit:
+        raise InvalidRecordError(f"{name}: more than {limit:,} bytes: a {what} file is "
+                                 f"at most {limit // 2**20} MiB")
+    return b"".join(chunks)
+
+
+def path_name(path: Any) -> str:
+    """``path`` as a string for messages; :class:`InvalidRecordError` if it is
+    not a path."""
+    try:
+        return os.fsdecode(path)
+    except TypeError:
+        raise InvalidRecordError(f"a file is named by a path, not {path!r:.60}") from None
+
+
+def ascii_int(text: str, digits: int) -> Optional[int]:
+    """``text`` as a number when it is 1 to ``digits`` ASCII digits, else None
+    (``str.isdigit`` also takes digits such as '²' that ``int`` refuses, and
+    ``int`` refuses thousands of digits)."""
+    return int(text) if len(text) <= digits and _DIGITS.fullmatch(text) else None
+
+
+def check_strings(record: Record, number: Optional[int] = None) -> None:
+    """What the writers write as text is text: the headers, and every node's
+    comment and properties (all may have been set directly).  The error names
+    record ``number`` when given."""
+    try:
+        for key, value in record.headers.items():
+            _text(key, "header name")
+            _text(value, f"header {key!r:.40}", None)
+        for node in record.root.walk():
+            _text(node.comment, "comment", None)
+            for key, value in node.properties.items():
+                _text(key, "property name")
+                _text(value, f"property {key!r:.40}", None)
+    except InvalidRecordError as exc:
+        if number is None:
+            raise
+        raise InvalidRecordError(f"record {number}: {exc}") from None
+
+
+def _text(value: Any, what: str, longest: Optional[int] = MAX_TEXT) -> str:
+    if not isinstance(value, str) or (longest is not None and len(value) > longest):
         raise InvalidRecordError(f"a {what} is a string, not {value!r:.60}")
     return value
 
 
-__all__ = ["Node", "Record", "replay", "text_position"]
+__all__ = ["Node", "Record", "Step", "read_file", "replay", "text_position"]

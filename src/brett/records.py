@@ -31,6 +31,7 @@ number ``i + 1``).  :func:`load` gives the game at the end of its main line,
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Optional, Union
 
 from ._checks import MAX_TEXT
@@ -97,8 +98,8 @@ def _field(record: dict[str, Any], name: str, kind: type, what: str) -> Any:
     return value
 
 
-def from_dict(record: dict[str, Any]) -> Game[Any]:
-    """Replay a record dict; :class:`InvalidRecordError` says what is wrong."""
+def _fields(record: Any) -> tuple[type[Game[Any]], str, list[str], list[int]]:
+    """The checked game class, start, moves and pending actions of a record dict."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise InvalidRecordError(f"not a brett record: expected \"format\": {FORMAT!r}")
     if record.get("version") != VERSION or isinstance(record.get("version"), bool):
@@ -112,6 +113,12 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
     if not isinstance(pending, list) or not all(
             isinstance(a, int) and not isinstance(a, bool) for a in pending):
         raise InvalidRecordError("\"pending_actions\" must be a list of ints")
+    return cls, start, moves, pending
+
+
+def from_dict(record: dict[str, Any]) -> Game[Any]:
+    """Replay a record dict; :class:`InvalidRecordError` says what is wrong."""
+    cls, start, moves, pending = _fields(record)
     game = replay(cls, start, moves)
     for action in pending:
         try:
@@ -123,21 +130,21 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
 
 def record_from_dict(data: dict[str, Any]) -> Record:
     """A :class:`Record` from a record dict (of a game or of a record), every
-    node replayed; :class:`InvalidRecordError` says what is wrong."""
-    game = from_dict(data)  # checks the fields and replays the main line
-    if data.get("pending_actions"):
+    node replayed once; :class:`InvalidRecordError` says what is wrong."""
+    cls, start, moves, pending = _fields(data)
+    if pending:
         raise InvalidRecordError("a move half made through the integer layer is not a "
                                  "record's move: load it as a game")
     headers = data.get("headers", {})
     if not isinstance(headers, dict):
         raise InvalidRecordError("\"headers\" must be an object of strings")
-    record = Record(game.game_name, data["start"], headers)
     rows = data.get("nodes")
-    if rows is None:
-        record.root.extend(data["moves"])
-        return record
+    if rows is None:  # a bare main line: kept flat (one string per move text), the
+        replay(cls, start, moves)  # tree built on first use
+        return Record(data["game"], start, headers, line=[sys.intern(m) for m in moves])
     if not isinstance(rows, list):
         raise InvalidRecordError("\"nodes\" must be a list")
+    record = Record(data["game"], start, headers)
     nodes = [record.root]
     for number, row in enumerate(rows, 1):
         if not (isinstance(row, list) and len(row) == 4 and type(row[0]) is int
@@ -146,12 +153,13 @@ def record_from_dict(data: dict[str, Any]) -> Record:
                 and all(isinstance(v, str) for v in row[3].values())):
             raise InvalidRecordError(f"node {number} must be [parent before it, move, "
                                      f"comment, {{property: text}}], not {row!r:.80}")
-        nodes.append(nodes[row[0]].add(row[1], row[2], **row[3]))
-    if [n.move for n in record.root.mainline()] != data["moves"]:
+        node = nodes[row[0]].add(row[1], row[2])
+        node.properties.update(row[3])  # any names: "comment" is a property here too
+        nodes.append(node)
+    if [n.move for n in record.root.mainline()] != moves:
         raise InvalidRecordError("\"moves\" is not the main line of \"nodes\"")
-    for node in nodes[1:]:
-        if not node.children:
-            record.game(node)  # every line replays
+    for _ in record.replay_tree():  # every line replays
+        pass
     return record
 
 
@@ -166,15 +174,15 @@ def load(text: str) -> Game[Any]:
 
 
 def _parse(text: Any) -> Any:
-    if isinstance(text, (bytes, bytearray)):
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidRecordError(f"a record is JSON text, not {type(text).__name__}")
+    if len(text) > MAX_RECORD:  # before decoding: bytes are at least as many as characters
+        raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
+    if not isinstance(text, str):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InvalidRecordError(f"record is not UTF-8 text: {exc}") from None
-    if not isinstance(text, str):
-        raise InvalidRecordError(f"a record is JSON text, not {type(text).__name__}")
-    if len(text) > MAX_RECORD:
-        raise InvalidRecordError(f"record is {len(text)} characters: at most {MAX_RECORD}")
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:

@@ -1,7 +1,7 @@
 """SGF FF[4] (Smart Game Format) for Reversi, Phutball and Focus records.
 
 One file holds a collection of games; each game is a tree: the first child of a
-node is the main line, the others are variations (see docs/records-sgf.md)::
+node is the main line, the others are variations (see docs/records.md)::
 
     >>> import brett
     >>> from brett.record import Record
@@ -24,10 +24,11 @@ also written as ``AB``/``AW``/``PL`` for other tools.  Headers without an SGF
 property go into ``BH[name:value]``, node properties whose names are not SGF
 property names into ``BN[name:value]``.
 
-Reading parses with an explicit stack (no recursion), reads at most
-:data:`MAX_SGF` characters, replays every node of every variation and returns
-nothing unless all of it is legal: an :class:`InvalidRecordError` names the line
-and column.
+Reading takes one pass with an explicit stack (no recursion) over at most
+:data:`MAX_SGF` characters: each node is replayed as it is read (one game walked
+with push and pop), so the time is linear in the text and the first error ends
+the reading.  Nothing is returned unless all of it is legal: an
+:class:`InvalidRecordError` names the line and column.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any, Optional, Union
 
 from .errors import BrettError, InvalidRecordError
 from .game import GAMES, Game
-from .record import Node, Record, text_position
+from .record import Node, Record, Step, ascii_int, check_strings, text_position
 
 MAX_SGF = 16 * 2**20
 """The most characters :func:`read_sgf` reads."""
@@ -68,17 +69,6 @@ _SIZE = re.compile(r"([0-9]{1,2})(?::([0-9]{1,2}))?")
 Props = dict[str, tuple[list[str], int]]  # name -> (values, offset of the name)
 
 
-class _Raw:
-    """A parsed SGF node: its properties and children, not yet interpreted."""
-
-    __slots__ = ("children", "offset", "props")
-
-    def __init__(self, offset: int) -> None:
-        self.offset = offset
-        self.props: Props = {}
-        self.children: list[_Raw] = []
-
-
 class _Where:
     """Turns offsets into "line L, column C" for error messages."""
 
@@ -92,56 +82,157 @@ class _Where:
         return InvalidRecordError(f"SGF {self(offset)}: {message}")
 
 
-# ------------------------------------------------------------------ parsing
-def _parse(text: str, where: _Where) -> list[_Raw]:
-    """The game trees of ``text`` (grammar of FF[4]), with an explicit stack."""
-    trees: list[_Raw] = []
-    opened: list[tuple[Optional[_Raw], int]] = []  # (node above, offset of "(") per open tree
-    node: Optional[_Raw] = None  # the last node of the current sequence
-    after_tree = False  # a ';' may not follow a closed variation
-    i, end = 0, len(text)
-    if text.startswith("\ufeff"):
-        i = 1
-    nodes = 0
-    while i < end:
-        ch = text[i]
-        if ch.isspace():
-            i = _skip_space(text, i)
-            continue
-        if ch in "(;":
-            nodes += 1
-            if nodes > MAX_NODES:  # hostile input: stop early, not after a minute of parsing
-                raise where.error(i, f"more than {MAX_NODES:,} nodes")
-        if ch == "(":
-            opened.append((node, i))
-            i = _skip_space(text, i + 1)
-            if i >= end or text[i] != ";":
-                raise where.error(i, "expected ';' after '('")
-            node, after_tree = None, False
-            parent = opened[-1][0]
-            node = _new_node(i, parent, trees)
-            i += 1
-        elif not opened:
-            raise where.error(i, f"expected '(' to start a game, found {ch!r}")
-        elif ch == ")":
-            node, _ = opened.pop()
-            after_tree = True
-            i += 1
-        elif ch == ";":
-            if after_tree or node is None:
+# ------------------------------------------------------------------ reading
+def read_sgf(text: str) -> list[Record]:
+    """Every game of an SGF collection as a :class:`Record`, each node of each
+    variation replayed; :class:`InvalidRecordError` (naming the line and column)
+    for anything malformed or illegal, and then no record at all."""
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"SGF is read from a string, not {type(text).__name__}")
+    if len(text) > MAX_SGF:
+        raise InvalidRecordError(f"SGF text of {len(text)} characters: at most {MAX_SGF}")
+    return _Reader(text).collection()
+
+
+class _Reader:
+    """One pass over the text (the grammar of FF[4], with an explicit stack): each
+    node is replayed and added to its record as soon as it is read, so reading
+    takes time linear in the text and the first error ends it."""
+
+    # The game being read (set by its root node): its record, the game replaying
+    # it, the moves on that game, the comments of moveless nodes per node.
+    record: Record
+    game: Game[Any]
+    played: int
+    merged: dict[Node, list[str]]
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.where = _Where(text)
+        self.nodes = 0
+
+    def collection(self) -> list[Record]:
+        text, where, end = self.text, self.where, len(self.text)
+        records: list[Record] = []
+        opened: list[tuple[Node, int, int]] = []  # per open '(': the node and depth above, where
+        node, depth = Node(), 0  # the node the sequence has reached, its moves
+        after_tree = False  # a ';' may not follow a closed variation
+        i = 1 if text.startswith("\ufeff") else 0
+        while i < end:
+            ch = text[i]
+            if ch.isspace():
+                i = _skip_space(text, i)
+            elif ch == "(":
+                self.count(i)
+                start, i = i, _skip_space(text, i + 1)
+                if i >= end or text[i] != ";":
+                    raise where.error(i, "expected ';' after '('")
+                self.count(i)
+                if opened:
+                    opened.append((node, depth, start))
+                    node, depth, i = self.node(i, node, depth)
+                else:
+                    node, depth, i = self.root(i)
+                    opened.append((self.record.root, 0, start))
+                after_tree = False
+            elif not opened:
+                raise where.error(i, f"expected '(' to start a game, found {ch!r}")
+            elif ch == ")":
+                node, depth, _ = opened.pop()
+                after_tree, i = True, i + 1
+                if not opened:
+                    records.append(self.finish())
+            elif ch == ";" and not after_tree:
+                self.count(i)
+                node, depth, i = self.node(i, node, depth)
+            elif ch == ";":
                 raise where.error(i, "a node after a variation: expected '(' or ')'")
-            node = _new_node(i, node, trees)
-            i += 1
-        elif "A" <= ch <= "Z" and node is not None and not after_tree:
-            i = _property(text, i, node, where)
-        else:
-            raise where.error(i, f"unexpected {ch!r}: expected a property name "
-                              f"(capital letters), ';', '(' or ')'")
-    if opened:
-        raise where.error(opened[-1][1], "'(' is never closed")
-    if not trees:
-        raise where.error(0, "no game in the text")
-    return trees
+            else:
+                raise where.error(i, f"unexpected {ch!r}: expected a property name "
+                                  f"(capital letters), ';', '(' or ')'")
+        if opened:
+            raise where.error(opened[-1][2], "'(' is never closed")
+        if not records:
+            raise where.error(0, "no game in the text")
+        return records
+
+    def count(self, offset: int) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:  # hostile input: stop early, not after a minute of parsing
+            raise self.where.error(offset, f"more than {MAX_NODES:,} nodes")
+
+    def properties(self, i: int) -> tuple[Props, int]:
+        """The properties of the node whose ';' is at ``i``; the offset after them."""
+        props: Props = {}
+        i = _skip_space(self.text, i + 1)
+        while i < len(self.text) and "A" <= self.text[i] <= "Z":
+            i = _property(self.text, i, props, self.where)
+        return props, i
+
+    def root(self, i: int) -> tuple[Node, int, int]:
+        """A game's root node at ``i``: the record, its headers and the game;
+        (the node reached, its depth, the offset after the node)."""
+        where = self.where
+        props, after = self.properties(i)
+        name = _game_name(props, i, where)
+        start = _start(name, props, where)
+        move = _move_of(props, where)  # some tools put the first move in the root node
+        for key in MOVES:
+            props.pop(key, None)
+        headers: dict[str, str] = {}
+        _root_headers(props, headers, where, True)
+        try:
+            self.record = Record(name, start, headers)
+            self.game = self.record.game_class.from_position(start)
+        except BrettError as exc:
+            raise where.error(i, str(exc)) from None
+        self.played, self.merged = 0, {}
+        if move is None:
+            return self.record.root, 0, after
+        return self.play(self.record.root, 0, move), 1, after
+
+    def node(self, i: int, parent: Node, depth: int) -> tuple[Node, int, int]:
+        """A node below ``parent`` (``depth`` moves from the start), as the root's
+        but for a move, or added to ``parent`` when it has none."""
+        props, after = self.properties(i)
+        for key in SETUP:
+            if key in props:
+                raise self.where.error(props[key][1], f"{key}: setup is only read in the root")
+        move = _move_of(props, self.where)
+        for key in MOVES:
+            props.pop(key, None)
+        if move is None:
+            self.merge(parent, props)
+            return parent, depth, after
+        node = self.play(parent, depth, move)
+        _node_properties(node, props, self.where)
+        return node, depth + 1, after
+
+    def play(self, parent: Node, depth: int, move: tuple[str, str, int]) -> Node:
+        """The child of ``parent`` that ``move`` makes, replayed from the game's
+        position below the last node read (taking back moves to ``depth``)."""
+        while self.played > depth:
+            self.game.pop()
+            self.played -= 1
+        text = _play(self.game, self.record.game_name, move, self.where)
+        self.played += 1
+        return parent.add(text)
+
+    def merge(self, node: Node, props: Props) -> None:
+        """A node without a move: its comment and properties go to the node
+        above (the root's to the headers)."""
+        if node.parent is None:
+            _root_headers(props, self.record.headers, self.where, False)
+            return
+        comment = props.pop("C", None)
+        if comment is not None:  # joined once the game is read: no quadratic concatenation
+            self.merged.setdefault(node, [node.comment]).append(_joined(comment[0]))
+        _node_properties(node, props, self.where)
+
+    def finish(self) -> Record:
+        for node, parts in self.merged.items():
+            node.comment = "\n".join(filter(None, parts))
+        return self.record
 
 
 def _skip_space(text: str, i: int) -> int:
@@ -149,14 +240,8 @@ def _skip_space(text: str, i: int) -> int:
     return match.end() if match else i
 
 
-def _new_node(offset: int, parent: Optional[_Raw], trees: list[_Raw]) -> _Raw:
-    node = _Raw(offset)
-    (trees if parent is None else parent.children).append(node)
-    return node
-
-
-def _property(text: str, i: int, node: _Raw, where: _Where) -> int:
-    """Read one property (name and values) into ``node``; the offset after it."""
+def _property(text: str, i: int, props: Props, where: _Where) -> int:
+    """Read one property (name and values) into ``props``; the offset after it."""
     match = _IDENT.match(text, i)
     assert match is not None  # text[i] is a capital letter
     name, start = match.group(), i
@@ -173,9 +258,9 @@ def _property(text: str, i: int, node: _Raw, where: _Where) -> int:
         i = _skip_space(text, value.end())
     if not values:
         raise where.error(start, f"property {name} has no value: expected '['")
-    if name in node.props:
+    if name in props:
         raise where.error(start, f"property {name} twice in one node")
-    node.props[name] = (values, start)
+    props[name] = (values, start)
     return i
 
 
@@ -188,48 +273,16 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-# ------------------------------------------------------------------ reading
-def read_sgf(text: str) -> list[Record]:
-    """Every game of an SGF collection as a :class:`Record`, each node of each
-    variation replayed; :class:`InvalidRecordError` (naming the line and column)
-    for anything malformed or illegal, and then no record at all."""
-    if not isinstance(text, str):
-        raise InvalidRecordError(f"SGF is read from a string, not {type(text).__name__}")
-    if len(text) > MAX_SGF:
-        raise InvalidRecordError(f"SGF text of {len(text)} characters: at most {MAX_SGF}")
-    where = _Where(text)
-    return [_record(tree, where) for tree in _parse(text, where)]
-
-
-def _record(root: _Raw, where: _Where) -> Record:
-    name = _game_name(root, where)
-    start = _start(name, root.props, where)
-    headers: dict[str, str] = {}
-    moved = _move_of(root, where)
-    if moved is not None:  # some tools put the first move in the root node
-        first = _Raw(root.offset)
-        first.props = {key: root.props.pop(key) for key in MOVES if key in root.props}
-        first.children, root.children = root.children, [first]
-    _root_headers(root.props, headers, where, True)
-    try:
-        record = Record(name, start, headers)
-    except BrettError as exc:
-        raise where.error(root.offset, str(exc)) from None
-    _replay(record, root, where)
-    return record
-
-
-def _game_name(root: _Raw, where: _Where) -> str:
-    values, offset = root.props.get("GM", (["1"], root.offset))
-    number = values[0].strip()
-    known = number.isascii() and number.isdigit() and int(number[:6]) in GAME_OF_NUMBER
-    if len(values) != 1 or not known:
+def _game_name(props: Props, offset: int, where: _Where) -> str:
+    values, offset = props.get("GM", (["1"], offset))
+    number = ascii_int(values[0].strip(), 6)
+    if len(values) != 1 or number not in GAME_OF_NUMBER:
         raise where.error(offset, f"GM[{values[0][:20]}] is not a game brett plays: "
                           f"expected GM[2] (Othello), GM[14] (Phutball) or GM[36] (Focus)")
-    ff, ff_offset = root.props.get("FF", (["4"], root.offset))
+    ff, ff_offset = props.get("FF", (["4"], offset))
     if len(ff) != 1 or ff[0].strip() not in ("1", "2", "3", "4"):
         raise where.error(ff_offset, f"FF[{ff[0][:20]}]: brett reads FF[1] to FF[4]")
-    return GAME_OF_NUMBER[int(number)]
+    return GAME_OF_NUMBER[number]
 
 
 def _size(props: Props, default: tuple[int, int], where: _Where) -> tuple[int, int]:
@@ -306,8 +359,9 @@ def _row_names(row: int, size: int) -> list[str]:
 def _reversi_square(value: str, size: int, key: str, offset: int, where: _Where) -> str:
     square = value.strip().lower()
     column, number = square[:1], square[1:]
-    if not (column and column in "abcdefghijklmnop"[:size] and number.isascii()
-            and number.isdigit() and not number.startswith("0") and int(number[:3]) <= size):
+    row = ascii_int(number, 2)
+    if not (column and column in "abcdefghijklmnop"[:size] and row is not None
+            and not number.startswith("0") and row <= size):
         raise where.error(offset, f"{key}[{value[:20]}] is not a square of the "
                           f"{size}x{size} board")
     return square
@@ -346,45 +400,17 @@ def _joined(values: list[str]) -> str:
     return values[0] if len(values) == 1 else "][".join(_escape(v) for v in values)
 
 
-def _move_of(raw: _Raw, where: _Where) -> Optional[tuple[str, str, int]]:
+def _move_of(props: Props, where: _Where) -> Optional[tuple[str, str, int]]:
     """(property, value, offset) of the node's move, if it has one."""
-    found = [key for key in MOVES if key in raw.props]
+    found = [key for key in MOVES if key in props]
     if len(found) > 1:
-        raise where.error(raw.props[found[1]][1], f"two moves in one node: {' and '.join(found)}")
+        raise where.error(props[found[1]][1], f"two moves in one node: {' and '.join(found)}")
     if not found:
         return None
-    values, offset = raw.props[found[0]]
+    values, offset = props[found[0]]
     if len(values) != 1:
         raise where.error(offset, f"{found[0]} takes one move, not {len(values)} values")
     return found[0], values[0], offset
-
-
-def _replay(record: Record, root: _Raw, where: _Where) -> None:
-    """Build ``record``'s tree from ``root``'s children, playing every node once
-    (depth first with push and pop: a long game costs no quadratic replay)."""
-    try:
-        game = record.game_class.from_position(record.start)
-    except BrettError as exc:
-        raise where.error(root.offset, f"bad start position: {exc}") from None
-    # (raw node, record node it hangs below, the number of moves down to that node)
-    stack = [(raw, record.root, 0) for raw in reversed(root.children)]
-    while stack:
-        raw, parent, depth = stack.pop()
-        while len(game.move_stack) > depth:  # back to the parent's position
-            game.pop()
-        for key in SETUP:
-            if key in raw.props:
-                raise where.error(raw.props[key][1], f"{key}: setup is only read in the root")
-        move = _move_of(raw, where)
-        others = {key: value for key, value in raw.props.items() if key not in MOVES}
-        if move is None:  # a node without a move adds to the node above
-            _merge(record, parent, others, where)
-            node = parent
-        else:
-            node = parent.add(_play(game, record.game_name, move, where))
-            _node_properties(node, others, where)
-            depth += 1
-        stack.extend((child, node, depth) for child in reversed(raw.children))
 
 
 def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: _Where) -> str:
@@ -418,17 +444,6 @@ def _node_properties(node: Node, props: Props, where: _Where) -> None:
             node.properties[name] = value
 
 
-def _merge(record: Record, node: Node, props: Props, where: _Where) -> None:
-    """A node without a move: its comment and properties go to the node above."""
-    if node.parent is None:
-        _root_headers(props, record.headers, where, False)
-        return
-    comment = props.pop("C", None)
-    if comment is not None:
-        node.comment = "\n".join(filter(None, (node.comment, _joined(comment[0]))))
-    _node_properties(node, props, where)
-
-
 # ------------------------------------------------------------------ writing
 def write_sgf(records: Union[Record, Iterable[Record]]) -> str:
     """SGF FF[4] text of ``records`` (one game tree each) that :func:`read_sgf`
@@ -452,6 +467,7 @@ def _write_record(record: Record) -> str:
     if name not in GAME_NUMBERS:
         raise InvalidRecordError(f"{name} has no SGF game number: SGF holds "
                                  f"{', '.join(GAME_NUMBERS)}")
+    check_strings(record)
     if record.root.comment or record.root.properties:
         raise InvalidRecordError("SGF keeps a root comment as the 'Comment' header: "
                                  "the root node holds no comment or properties")
@@ -468,7 +484,7 @@ def _write_record(record: Record) -> str:
     if extra:
         out.append("BH" + "".join(extra))
     out.append("\n")
-    _write_tree(record, game, out)
+    _write_tree(record, out)
     out.append(")\n")
     return "".join(out)
 
@@ -503,43 +519,29 @@ def _pair(name: str, value: str, what: str) -> str:
     return f"[{_escape(name)}:{_escape(value)}]"
 
 
-def _write_tree(record: Record, game: Game[Any], out: list[str]) -> None:
-    """The nodes below the root, variations in parentheses, played as written so
-    each move gets its colour (an explicit stack: no recursion)."""
-    stack: list[Union[tuple[Node, int], str]] = []
-    _push_children(record.root, 0, stack)
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-            continue
-        node, depth = item
-        while len(game.move_stack) > depth:
-            game.pop()
-        out.append(_write_node(game, record.game_name, node))
-        _push_children(node, depth + 1, stack)
+def _write_tree(record: Record, out: list[str]) -> None:
+    """The nodes below the root, each replayed once for its colour, variations in
+    parentheses: a variation opened at depth d closes before the next node at a
+    depth of d or less."""
+    opened: list[int] = []  # the depths of the open variations
+    for step in record.replay_tree():
+        while opened and opened[-1] >= step.depth:
+            out.append(")")
+            opened.pop()
+        parent = step.node.parent
+        if parent is not None and len(parent.children) > 1:
+            out.append("\n(")
+            opened.append(step.depth)
+        out.append(_write_node(record.game_name, step))
+    out.append(")" * len(opened))
 
 
-def _push_children(node: Node, depth: int, stack: list[Union[tuple[Node, int], str]]) -> None:
-    if len(node.children) == 1:
-        stack.append((node.children[0], depth))
-        return
-    for child in reversed(node.children):
-        stack.extend((")", (child, depth), "\n("))
-
-
-def _write_node(game: Game[Any], name: str, node: Node) -> str:
-    player = game.current_player()
-    if node.move is None:
-        raise InvalidRecordError("a node below the root without a move")
-    try:
-        move = str(game.push(node.move))
-    except BrettError as exc:
-        raise InvalidRecordError(f"move {node.move!r:.40} does not replay: {exc}") from None
+def _write_node(name: str, step: Step) -> str:
+    move, node = str(step.move), step.node
     if name == "focus":
         text = f";MV[{_escape(move)}]"
     else:
-        text = f";{'BW'[player]}[{'' if move == 'pass' else _escape(move)}]"
+        text = f";{'BW'[step.player]}[{'' if move == 'pass' else _escape(move)}]"
     if node.comment:
         text += f"C[{_escape(node.comment)}]"
     extra = []

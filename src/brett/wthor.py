@@ -31,21 +31,21 @@ games) reads in a fraction of a second.
 from __future__ import annotations
 
 import datetime
-import os
 import struct
-from collections.abc import Iterable, Iterator
-from typing import Optional, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Optional, Union, overload
 
 from .errors import BrettError, IllegalMoveError, InvalidRecordError
-from .record import Record
+from .record import PathLike, Record, ascii_int, check_strings, path_name, read_file
 from .reversi import Reversi
 
-PathLike = Union[str, "os.PathLike[str]"]
 HEADER = struct.Struct("<4BIHHBBBB")   # century, year, month, day, games, records, year, ...
 GAME = struct.Struct("<HHHBB")          # tournament, black, white, score, theoretical score
 NAME_SIZE = {"jou": 20, "trn": 26}
 MOVES = {8: 60, 10: 96}
-MAX_FILE = 256 * 2**20
+MAX_FILE = 64 * 2**20
+"""The largest ``.wtb``, ``.JOU`` or ``.TRN`` file read (64 MiB: a million games)."""
+_NUMBERS = [str(n) for n in range(256)]  # the scores, one string each for every game
 
 
 def _board_size(byte: int, where: str) -> int:
@@ -55,38 +55,25 @@ def _board_size(byte: int, where: str) -> int:
     return size
 
 
-def _read(path: PathLike, what: str) -> bytes:
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_FILE:
-            raise InvalidRecordError(f"{os.fspath(path)}: {size} bytes, at most {MAX_FILE}")
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise InvalidRecordError(f"cannot read the {what} file: {exc}") from None
-
-
 def _names(path: Optional[PathLike], kind: str) -> Optional[list[str]]:
     """The name table of a ``.JOU`` (players) or ``.TRN`` (tournaments) file."""
     if path is None:
         return None
-    data = _read(path, kind.upper())
+    data = read_file(path, MAX_FILE, kind.upper())
     width = NAME_SIZE[kind]
     if len(data) < HEADER.size:
-        raise InvalidRecordError(f"{os.fspath(path)}: {len(data)} bytes, shorter than a header")
+        raise InvalidRecordError(f"{path_name(path)}: {len(data)} bytes, shorter than a header")
     count = HEADER.unpack_from(data)[5]
     if len(data) < HEADER.size + count * width:
-        raise InvalidRecordError(f"{os.fspath(path)}: the header announces {count} names of "
+        raise InvalidRecordError(f"{path_name(path)}: the header announces {count} names of "
                                  f"{width} bytes, the file holds {len(data)} bytes")
     return [data[HEADER.size + i * width:HEADER.size + (i + 1) * width]
             .split(b"\0", 1)[0].decode("latin-1").strip() for i in range(count)]
 
 
-def _name(table: Optional[list[str]], index: int, what: str, where: str) -> Optional[str]:
-    if table is None:
-        return None
+def _name(table: list[str], index: int, what: str) -> str:
     if index >= len(table):
-        raise InvalidRecordError(f"{where}: {what} index {index}, the table has {len(table)}")
+        raise InvalidRecordError(f"{what} index {index}, the table has {len(table)}")
     return table[index]
 
 
@@ -96,8 +83,8 @@ def read_wthor(wtb_path: PathLike, jou: Optional[PathLike] = None,
     name tables are read and checked before the first record is returned, and a
     record is returned only once all its moves replayed: a malformed file gives
     an :class:`InvalidRecordError` naming the game and the move."""
-    data = _read(wtb_path, "WTHOR")
-    where = os.fspath(wtb_path)
+    data = read_file(wtb_path, MAX_FILE, "WTHOR")
+    where = path_name(wtb_path)
     if len(data) < HEADER.size:
         raise InvalidRecordError(f"{where}: {len(data)} bytes, shorter than the 16-byte header")
     _, _, _, _, count, _, year, size_byte, _, _, _ = HEADER.unpack_from(data)
@@ -117,20 +104,46 @@ def _games(data: bytes, count: int, size: int, year: int, players: Optional[list
     names = [str(template.action_to_move(a)) for a in range(size * size + 1)]
     square = _square_table(size)
     record_size = GAME.size + MOVES[size]
+    date = str(year)
     for number in range(count):
         offset = HEADER.size + number * record_size
         tournament, black, white, score, theory = GAME.unpack_from(data, offset)
-        at = f"{where}: game {number + 1}"
-        moves = data[offset + GAME.size:offset + record_size]
-        actions = _replay(template, moves, square, at)
-        headers = {"Date": str(year), "BlackScore": str(score), "TheoreticalScore": str(theory)}
-        for key, table, index, what in (("Black", players, black, "player"),
-                                        ("White", players, white, "player"),
-                                        ("Event", events, tournament, "tournament")):
-            name = _name(table, index, what, at)
-            if name is not None:
-                headers[key] = name
-        yield Record("reversi", start, headers, line=[names[a] for a in actions])
+        try:  # the place is named only for an error: a year of games makes no strings
+            actions = _replay(template, data[offset + GAME.size:offset + record_size], square)
+            headers = {"Date": date, "BlackScore": _NUMBERS[score],
+                       "TheoreticalScore": _NUMBERS[theory]}
+            if players is not None:
+                headers["Black"] = _name(players, black, "player")
+                headers["White"] = _name(players, white, "player")
+            if events is not None:
+                headers["Event"] = _name(events, tournament, "tournament")
+        except InvalidRecordError as exc:
+            raise InvalidRecordError(f"{where}: game {number + 1}, {exc}") from None
+        yield Record("reversi", start, headers, line=_Line(actions, names))
+
+
+class _Line(Sequence[str]):
+    """A game's moves as their actions, each named when read: a year of games
+    costs a few bytes a move, not a string object."""
+
+    __slots__ = ("actions", "names")
+
+    def __init__(self, actions: bytes, names: list[str]) -> None:
+        self.actions, self.names = actions, names
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[str, list[str]]:
+        if isinstance(index, slice):
+            return [self.names[a] for a in self.actions[index]]
+        return self.names[self.actions[index]]
 
 
 def _square_table(size: int) -> list[int]:
@@ -142,21 +155,20 @@ def _square_table(size: int) -> list[int]:
     return table
 
 
-def _replay(game: Reversi, moves: bytes, square: list[int], where: str) -> list[int]:
-    """The actions of one game's move bytes, passes inserted, each checked;
-    ``game`` is left as it was."""
-    actions: list[int] = []
+def _replay(game: Reversi, moves: bytes, square: list[int]) -> bytes:
+    """The actions of one game's move bytes (each below 256), passes inserted,
+    each checked; ``game`` is left as it was."""
+    actions = bytearray()
     try:
-        _play(game, moves, square, where, actions)
+        _play(game, moves, square, actions)
     finally:
         undo = game.undo_action
         for _ in actions:
             undo()
-    return actions
+    return bytes(actions)
 
 
-def _play(game: Reversi, moves: bytes, square: list[int], where: str,
-          actions: list[int]) -> None:
+def _play(game: Reversi, moves: bytes, square: list[int], actions: bytearray) -> None:
     apply = game.apply_action
     passing = game.size * game.size
     ended = False
@@ -167,25 +179,24 @@ def _play(game: Reversi, moves: bytes, square: list[int], where: str,
         action = square[byte]
         if ended or action < 0:
             reason = "a move after the padding" if ended else f"byte {byte} is not a square"
-            raise InvalidRecordError(f"{where}, move {index + 1}: {reason}")
+            raise InvalidRecordError(f"move {index + 1}: {reason}")
         try:
             apply(action)
         except IllegalMoveError:
             try:  # the side to move could not move: WTHOR leaves the pass out
                 apply(passing)
             except BrettError:
-                raise _illegal(game, action, where, index) from None
+                raise _illegal(game, action, index) from None
             actions.append(passing)
             try:
                 apply(action)
             except BrettError:
-                raise _illegal(game, action, where, index) from None
+                raise _illegal(game, action, index) from None
         actions.append(action)
 
 
-def _illegal(game: Reversi, action: int, where: str, index: int) -> InvalidRecordError:
-    return InvalidRecordError(f"{where}, move {index + 1}: {game.action_to_move(action)} "
-                              f"is not legal here")
+def _illegal(game: Reversi, action: int, index: int) -> InvalidRecordError:
+    return InvalidRecordError(f"move {index + 1}: {game.action_to_move(action)} is not legal here")
 
 
 def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[PathLike] = None,
@@ -203,6 +214,7 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
     for number, record in enumerate(records, 1):
         if not isinstance(record, Record) or record.game_name != "reversi":
             raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
+        check_strings(record, number)
         game = record.game()
         if not isinstance(game, Reversi):
             raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
@@ -213,8 +225,9 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
             raise InvalidRecordError(f"record {number}: WTHOR holds games from the standard "
                                      f"start of one board size, 8x8 or 10x10")
         rows.append(_game_bytes(record, game, players, events, number))
-        if record.headers.get("Date", "")[:4].isdigit():
-            years.add(int(record.headers["Date"][:4]))
+        played = ascii_int(record.headers.get("Date", "")[:4], 4)
+        if played is not None:
+            years.add(played)
     today = datetime.date.today()
     year = years.pop() if len(years) == 1 else 0
     header = HEADER.pack(today.year // 100, today.year % 100, today.month, today.day,
@@ -252,9 +265,10 @@ def _game_bytes(record: Record, game: Reversi, players: dict[str, int],
 def _byte(text: Optional[str], default: int, what: str, number: int) -> int:
     if text is None:
         return default
-    if not text.isdigit() or int(text) > 255:
+    count = ascii_int(text, 3)
+    if count is None or count > 255:
         raise InvalidRecordError(f"record {number}: {what} {text!r:.20} is not a disc count")
-    return int(text)
+    return count
 
 
 def _name_file(table: dict[str, int], width: int, today: datetime.date) -> bytes:
@@ -269,8 +283,8 @@ def _write(path: PathLike, data: bytes) -> None:
     try:
         with open(path, "wb") as handle:
             handle.write(data)
-    except OSError as exc:
-        raise InvalidRecordError(f"cannot write {os.fspath(path)}: {exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InvalidRecordError(f"cannot write {path_name(path)}: {exc}") from None
 
 
 __all__ = ["read_wthor", "write_wthor"]

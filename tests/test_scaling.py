@@ -1,0 +1,266 @@
+"""Every record reader takes time and memory linear in its input: doubling the
+input at most doubles (with 30 % slack) the CPU time and the peak memory of a
+read, from 1 MB to 16 MB, on both cores.
+
+CPU time (``time.process_time``, the best of three to five runs) and traced memory
+(``tracemalloc``, a separate run) do not depend on what else the machine runs,
+and only ratios of sizes are compared, never absolute times.  The inputs are
+built here by repeating a small unit, so that a reader's cost per byte would
+grow with any work quadratic in nodes, depth, games or comment text.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import struct
+import tempfile
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+import brett
+from brett.formats import read_records
+from brett.ggf import read_ggf, write_ggf
+from brett.record import Record
+from brett.records import load_record, to_dict
+from brett.sgf import read_sgf
+from brett.wthor import read_wthor, write_wthor
+from conftest import BACKENDS, NO_EXTENSIONS, needs_cython
+from fuzz.readers import on_core
+
+MB = 2**20
+SLACK = 1.3
+# Text beside the moves keeps the inputs a few hundred bytes a node or a game:
+# the runs stay short on the plain-Python core, and the counts still double.
+NOTE = "a note on the move " * 16
+CYCLE = ("g10", "h10-f10", "g10", "f10-h10")  # Phutball: a man placed and jumped, to and fro
+START = brett.Phutball().position()
+
+
+class Input(NamedTuple):
+    """What one reader reads: ``make(size)`` builds about ``size`` bytes of input
+    (in ``folder`` when the reader reads files), ``read`` reads it."""
+
+    make: Callable[[int, Path], Any]
+    read: Callable[[Any], Any]
+
+
+# ------------------------------------------------------------------ the inputs
+def json_tree(size: int, folder: Path) -> str:
+    """A JSON record: a long Phutball line with a side leaf at every node."""
+    moves = size // (2 * len(NOTE) + 40)
+    line = [CYCLE[i % 4] for i in range(moves)]
+    rows = [[i, move, NOTE, {}] for i, move in enumerate(line)]
+    rows += [[i, "a1", NOTE, {}] for i in range(moves)]
+    return json.dumps({"format": "brett-record", "version": 1, "game": "phutball",
+                       "start": START, "moves": line, "headers": {}, "nodes": rows})
+
+
+def sgf_tree(size: int, folder: Path) -> str:
+    """SGF of the same tree: every variation nested in the one before it."""
+    moves = size // (len(NOTE) + 30)
+    head = "".join(f"(;{'BW'[i % 2]}[{CYCLE[i % 4]}]C[{NOTE}]" for i in range(4))
+    tail = "".join(f")(;{'BW'[i % 2]}[a1])" for i in range(3, -1, -1))
+    return f"(;GM[14]{head * (moves // 4)}{tail * (moves // 4)})"
+
+
+def sgf_comments(size: int, folder: Path) -> str:
+    """Moveless nodes whose comments all go to the move above (issue 20)."""
+    return "(;GM[2];B[d3]" + f";C[{NOTE}]" * (size // (len(NOTE) + 4)) + ")"
+
+
+def _reversi_records(count: int) -> list[Record]:
+    """One whole Reversi game and games stopped after two moves, with a long header."""
+    records = []
+    for seed in range(count):
+        game = brett.Reversi()
+        game.random_playout(seed=seed, max_plies=None if seed == 0 else 2)
+        records.append(Record.from_game(game, Black=f"player {seed}", White="Edax",
+                                        Place=NOTE * 12))
+    return records
+
+
+UNIT = _reversi_records(20)
+
+
+def ggf_games(size: int, folder: Path) -> str:
+    unit = write_ggf(UNIT)
+    return unit * (size // len(unit))
+
+
+def wthor_archive(size: int, folder: Path) -> Path:
+    path = folder / "archive.wtb"
+    write_wthor(UNIT[1:], path)  # 68 bytes a game however long: short games
+    data = path.read_bytes()
+    games = (size - 16) // 68
+    header = bytearray(data[:16])
+    struct.pack_into("<I", header, 4, games)
+    path.write_bytes(bytes(header) + (data[16:] * (games // len(UNIT[1:]) + 1))[:games * 68])
+    return path
+
+
+def _json_list(size: int) -> bytes:
+    unit = ", ".join(json.dumps(to_dict(record)) for record in UNIT)
+    return f"[{', '.join([unit] * (size // len(unit)))}]".encode()
+
+
+def json_file(size: int, folder: Path) -> Path:
+    path = folder / "records.json"
+    path.write_bytes(_json_list(size))
+    return path
+
+
+def json_pipe(size: int, folder: Path) -> tuple[Path, bytes]:
+    """A named pipe and what a thread writes into it at each read."""
+    path = folder / "records.pipe"
+    os.mkfifo(path)
+    return path, _json_list(size)
+
+
+def read_pipe(pipe: tuple[Path, bytes]) -> list[Record]:
+    path, data = pipe
+
+    def write() -> None:  # without copies, which the reader's peak would count
+        pipe = os.open(path, os.O_WRONLY)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(pipe, view):]
+        finally:
+            os.close(pipe)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    records = read_records(path, "json")
+    writer.join()
+    return records
+
+
+READERS = {
+    "json-tree": Input(json_tree, load_record),
+    "sgf-tree": Input(sgf_tree, read_sgf),
+    "sgf-comments": Input(sgf_comments, read_sgf),
+    "ggf": Input(ggf_games, read_ggf),
+    "wthor": Input(wthor_archive, lambda path: list(read_wthor(path))),
+    "formats-file": Input(json_file, read_records),
+    "formats-pipe": Input(json_pipe, read_pipe),
+}
+
+
+# ------------------------------------------------------------------ measuring
+class Cost(NamedTuple):
+    seconds: float  # CPU time, the best of the runs
+    peak: int  # traced bytes at the peak, above those before the read
+
+
+MEASURED: dict[tuple[str, str, float], Cost] = {}
+
+
+def cost(reader: str, backend: str, megabytes: float, folder: Path) -> Cost:
+    """The cost of one read of ``megabytes`` of ``reader``'s input (measured once
+    a session: the doubling tests share their sizes)."""
+    key = (reader, backend, megabytes)
+    if key not in MEASURED:
+        make, read = READERS[reader]
+        with tempfile.TemporaryDirectory(dir=folder) as files:
+            data = make(int(megabytes * MB), Path(files))
+            with on_core(backend):
+                MEASURED[key] = measure(lambda: read(data), runs=5 if megabytes < 4 else 3)
+    return MEASURED[key]
+
+
+def measure(call: Callable[[], Any], runs: int) -> Cost:
+    """The best CPU time of ``runs`` reads with the cycle collector off (a full
+    collection scans every object of the process, whatever the input's size),
+    and the traced peak of one more with it on."""
+    seconds = []
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.process_time()
+            result = call()
+            seconds.append(time.process_time() - start)
+        finally:
+            gc.enable()
+        del result
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        result = call()
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    del result
+    return Cost(min(seconds), peak)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the inputs that are files are made (each removed once measured)."""
+    folder = tmp_path_factory.mktemp("scaling")
+    for reader in READERS:  # a small read of each first: imports, caches, cores
+        for backend in ("python",) if NO_EXTENSIONS else ("python", "cython"):
+            if reader != "formats-pipe" or hasattr(os, "mkfifo"):
+                cost(reader, backend, 1 / 16, folder)
+    return folder
+
+
+# Tests over ~5 s are slow: every size from 2 MB on, and WTHOR on the plain-Python
+# core from 1 MB on (a game is 68 bytes: 15,000 games a megabyte).
+HEAVY = {("wthor", "python")}
+CASES = [pytest.param(reader, backend, megabytes,
+                      id=f"{reader}-{backend}-{megabytes}-{2 * megabytes}MB",
+                      marks=[*marks, *([pytest.mark.slow] if megabytes > 1
+                                       or (reader, backend) in HEAVY else [])])
+         for reader in sorted(READERS) for backend, marks in (("python", []),
+                                                              ("cython", [needs_cython]))
+         for megabytes in (1, 2, 4, 8)]
+
+
+@pytest.mark.parametrize(("reader", "backend", "megabytes"), CASES)
+def test_doubling_the_input_at_most_doubles_the_cost(reader: str, backend: str,
+                                                     megabytes: int, folder: Path) -> None:
+    if reader == "formats-pipe" and not hasattr(os, "mkfifo"):
+        pytest.skip("this platform has no named pipes")
+    small = cost(reader, backend, megabytes, folder)
+    large = cost(reader, backend, 2 * megabytes, folder)
+    assert large.seconds <= 2 * SLACK * small.seconds, (small, large)
+    assert large.peak <= 2 * SLACK * small.peak, (small, large)
+
+
+# ------------------------------------------------------------------ failing fast
+FIRST_ERRORS = {  # reader: (its input made illegal at the first move, the error)
+    "ggf": (lambda text: text.replace("]B[", "]B[A1", 1), r"line 1, column \d+: B\[a1"),
+    "sgf-tree": (lambda text: text.replace("B[g10]", "B[h10]", 1), r"line 1, column 11: B\[h10"),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("reader", sorted(FIRST_ERRORS))
+def test_an_error_at_the_start_of_16_mb_ends_the_reading(reader: str, backend: str,
+                                                        folder: Path) -> None:
+    """The text readers stop at the first error: an illegal first move in 16 MB
+    costs a tenth of reading 1 MB, itself a sixteenth of reading 16 MB (a 16 MB
+    GGF file took 9.6 s and a gigabyte to report its line 1)."""
+    spoil, message = FIRST_ERRORS[reader]
+    make, read = READERS[reader]
+    valid = cost(reader, backend, 1, folder)
+    text = spoil(make(16 * MB, folder))
+
+    def fail() -> None:
+        with pytest.raises(brett.BrettError, match=message):
+            read(text)
+
+    with on_core(backend):
+        failing = measure(fail, runs=3)
+    assert failing.seconds < valid.seconds / 10, (failing, valid)
+    assert failing.peak < valid.peak / 10, (failing, valid)
