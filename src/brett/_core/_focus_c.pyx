@@ -17,6 +17,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from ._common cimport (
+    capped,
     grow_array,
     TERMINAL_PLAYER,
     CoreBase,
@@ -558,8 +559,8 @@ cdef class FocusCore(CoreBase):
     def iter_moves(self):
         return iter(self.moves())
 
-    def count(self):
-        return count_moves(&self.st)
+    def count(self, long long limit=-1):
+        return capped(count_moves(&self.st), limit)
 
     def is_legal(self, cm):
         if type(cm) is not int or not 0 <= cm < FC_ACTIONS:
