@@ -42,6 +42,7 @@ from ._checks import (
     seed_value,
 )
 from ._core import CHANCE, TERMINAL
+from ._core._stop import check as stop_check
 from .errors import BrettError, EmptyStackError, IllegalMoveError, InvalidMoveError
 
 if TYPE_CHECKING:
@@ -309,14 +310,24 @@ class LegalMoveView(Generic[MoveT]):
             raise InvalidMoveError(f"clicks are square names, not {prefix!r:.80}")
         return game._clicks(tuple(c.lower() for c in prefix))
 
-    def count(self) -> int:
-        """The number of legal moves (counted, not listed)."""
+    def count(self, limit: Optional[int] = None) -> int:
+        """The number of legal moves (counted, not listed).
+
+        With ``limit`` (0 .. 2**63 - 1), counting stops once more than ``limit``
+        moves are found: the answer is the number of moves if it is at most
+        ``limit``, else ``limit + 1`` ("more than ``limit``").  Use it where a
+        position may have too many moves to count: a crowded Phutball board
+        can have more jump paths than any machine can count (counting them is
+        #P-hard in general), and an unbounded ``count()`` then runs until
+        Ctrl-C or a :class:`~brett.Stopper` ends it."""
+        cap = -1 if limit is None else as_int(limit, "limit", 0, MAX_COUNT)
         if self._game._pending:
             return 0
-        return int(self._game._core.count())
+        return int(self._game._core.count(cap))
 
     def __bool__(self) -> bool:
-        return self.count() > 0
+        """Whether there is a legal move: the first one found decides."""
+        return self.count(limit=0) > 0
 
     def __repr__(self) -> str:
         shown = []
@@ -703,18 +714,23 @@ class Game(Generic[MoveT]):
             if len(grown) == len(frontier):
                 break  # nothing could be split further
             frontier = grown
-        return [(self._with_core(core).position(), left) for core, left in frontier]
+        return [(self._task_position(core), left) for core, left in frontier]
+
+    def _task_position(self, core: Core) -> str:
+        stop_check()  # 100,000 position strings take seconds on a plain core
+        return self._with_core(core).position()
 
     def _expand(self, core: Core, depth: int, room: int) -> list[tuple[Core, int]]:
         """The children of a subtree (empty if it cannot be split, or would give
         more than ``room`` tasks: a crowded Phutball position stays one task)."""
         player = core.player()
-        if player == TERMINAL or (player != CHANCE and depth < 2) or core.count() > room:
+        if player == TERMINAL or (player != CHANCE and depth < 2) or core.count(room) > room:
             return []
         chance = player == CHANCE
         items = [cm for cm, _ in core.chance_moves()] if chance else core.moves()
         children = []
         for cm in items:
+            stop_check()  # a push checks legality: a plain Schuft child costs ~30 ms
             child = core.clone(False)
             child.push(cm, None)
             children.append((child, depth if chance else depth - 1))
@@ -737,6 +753,7 @@ class Game(Generic[MoveT]):
         items: Iterable[Any] = ([cm for cm, _ in snap.chance_moves()] if chance
                                 else snap.iter_moves())
         for cm in items:
+            stop_check()  # perft(0) of each of millions of Phutball paths never polls
             snap.push(cm, None)
             try:
                 count = int(snap.perft(depth if chance else depth - 1, cf))
@@ -764,6 +781,7 @@ class Game(Generic[MoveT]):
         rng = self._rng_seed(seed)
         core = self._core
         core.enter()
+        start = len(core.entries)
         try:
             self._refuse_pending("random_playout")
             plies = 0
@@ -771,9 +789,14 @@ class Game(Generic[MoveT]):
                 player = core.player()
                 if player == TERMINAL or 0 <= cap <= plies:
                     break
+                stop_check()
                 cm, rng = core.random_move(rng)
                 core.push(cm, self._move_from_core(cm))
                 plies += player != CHANCE
+        except BaseException:  # Ctrl-C or a Stopper: the game stays as it was
+            while len(core.entries) > start:
+                core.pop()
+            raise
         finally:
             core.leave()
         return self.outcome()
