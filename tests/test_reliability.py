@@ -8,6 +8,7 @@ run against it.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pickle
@@ -481,6 +482,28 @@ def test_bad_arguments_raise_brett_errors(what: str, call: Any, backend: str) ->
     with pytest.raises(brett.BrettError) as info:
         call(backend)
     assert "expected" in str(info.value) or "not" in str(info.value)
+
+
+NOT_DIGITS = ["²", "٣", "１", "1²", " ² ", "1" * 5000]
+"""What str.isdigit() takes and int() refuses (or reads, for ٣ and １, as 3 and 1),
+and more digits than int() converts."""
+
+
+@pytest.mark.parametrize("text", NOT_DIGITS, ids=range(len(NOT_DIGITS)))
+def test_digits_beyond_ascii_are_not_numbers(text: str, backend: str) -> None:
+    """Issue 20: ``brett perft reversi --holes ²`` (and --first-player ² for Schuft)
+    raised ValueError from int() after str.isdigit() had said yes."""
+    reversi, schuft = brett.Reversi.twin(backend), brett.Schuft.twin(backend)
+    cli_reversi = argparse.Namespace(size=None, board="square", holes=text, handicap=0,
+                                     handicap_color="black", seed=None)
+    cli_schuft = argparse.Namespace(players=2, first_player=text, max_plies=None, seed=None)
+    calls = [lambda: reversi.from_cli(cli_reversi), lambda: schuft.from_cli(cli_schuft),
+             lambda: reversi(holes=text), lambda: schuft(first_player=text),
+             lambda: schuft().push(f"cw {text}/3"), lambda: schuft().push(f"cw 3/{text}")]
+    for call in calls:
+        with pytest.raises(brett.BrettError) as info:
+            call()
+        assert len(str(info.value)) < 400
 
 
 BAD_RECORDS = [
