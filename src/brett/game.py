@@ -24,11 +24,13 @@ See docs/architecture.md for the layers and what each may touch.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import os
 import platform
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Optional, TypeVar
@@ -59,6 +61,10 @@ G = TypeVar("G", bound="Game[Any]")
 
 MORE = object()
 """In :meth:`Game._step_options`: the action does not finish the move."""
+
+WRITE_WAIT = 0.5
+"""Seconds a change of a multi-action game waits for another thread's call on
+it before it refuses (BrettError "in use by another thread")."""
 
 
 # --------------------------------------------------------------------- backends
@@ -384,6 +390,7 @@ class Game(Generic[MoveT]):
         self._rng = rng if rng is not None else random.Random()
         self._pending = ()
         self._built = {}
+        self._lock = threading.RLock()
 
     def _with_core(self: G, core: Core) -> G:
         """A view of this game on another core (same options), e.g. a child position."""
@@ -392,7 +399,22 @@ class Game(Generic[MoveT]):
         new._core = core
         new._pending = ()
         new._built = {}
+        new._lock = threading.RLock()
         return new
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold the lock of a multi-action game for a change of its core and
+        pending actions, which must change together: readers of the pair wait
+        for it; another thread's change waits a moment, then refuses."""
+        if not self._lock.acquire(timeout=WRITE_WAIT):
+            from ._core._base import busy_error  # not at import: brett imports lazily
+
+            raise busy_error()
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     @classmethod
     def twin(cls: type[G], backend: str) -> type[G]:
@@ -589,6 +611,12 @@ class Game(Generic[MoveT]):
         :class:`IllegalMoveError` for a move not legal here; either way the
         state is unchanged.
         """
+        if self.multi_action:
+            with self._changing():
+                return self._push_move(move)
+        return self._push_move(move)
+
+    def _push_move(self, move: Any) -> MoveT:
         if self._pending:
             self._coerce(move)  # garbage is still an InvalidMoveError
             self._refuse_pending(f"cannot push {str(move)!r}", IllegalMoveError)
@@ -614,11 +642,12 @@ class Game(Generic[MoveT]):
         if self._pending:
             self._coerce(move)  # garbage is still an InvalidMoveError
             self._refuse_pending(f"cannot tell the effects of {str(move)!r}", IllegalMoveError)
-        cm, move = self._resolve(move)
-        after = self._with_core(self._core.clone(False))
+        before = self._with_core(self._core.clone(False))  # still, whatever other threads do
+        cm, move = before._resolve(move)
+        after = before._with_core(before._core.clone(False))
         if not after._core.push(cm, move):
-            raise self._illegal(move)
-        return self._effects(move, after)
+            raise before._illegal(move)
+        return before._effects(move, after)
 
     def _effects(self, move: Any, after: Any) -> Any:
         """The effects record of the legal ``move``: this game is the position
@@ -628,19 +657,26 @@ class Game(Generic[MoveT]):
     def pop(self) -> MoveT:
         """Take back the last move and return it; :class:`EmptyStackError`
         (an IndexError) if none was made."""
+        if self.multi_action:
+            with self._changing():
+                return self._pop_move()
+        return self._pop_move()
+
+    def _pop_move(self) -> MoveT:
         if self._pending:
             self._refuse_pending("pop")
-        if not self._core.entries:
-            raise EmptyStackError("pop from an empty move stack")
-        move: MoveT = self._core.pop()
+        try:
+            move: MoveT = self._core.pop()
+        except IndexError:  # none made, or another thread took the last one
+            raise EmptyStackError("pop from an empty move stack") from None
         return move
 
     def peek(self) -> MoveT:
         """The last move played; :class:`EmptyStackError` if none was made."""
-        entries = self._core.entries
-        if not entries:
-            raise EmptyStackError("peek at an empty move stack")
-        move: MoveT = entries[-1]
+        try:
+            move: MoveT = self._core.entries[-1]
+        except IndexError:
+            raise EmptyStackError("peek at an empty move stack") from None
         return move
 
     @property
@@ -657,7 +693,8 @@ class Game(Generic[MoveT]):
     def pending_move(self) -> Optional[MoveT]:
         """The move half made through the integer layer, as far as it goes (a
         Phutball path so far, a Schuft turn so far); None when nothing is pending."""
-        return self._partial_move(self._pending) if self._pending else None
+        with self._lock:
+            return self._partial_move(self._pending) if self._pending else None
 
     def current_player(self) -> int:
         """The player to move; :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
@@ -779,6 +816,11 @@ class Game(Generic[MoveT]):
         """
         cap = optional_cap(max_plies, low=0, error=BrettError)
         rng = self._rng_seed(seed)
+        with self._changing() if self.multi_action else contextlib.nullcontext():
+            self._play_randomly(rng, cap)
+        return self.outcome()
+
+    def _play_randomly(self, rng: int, cap: int) -> None:
         core = self._core
         core.enter()
         start = len(core.entries)
@@ -799,7 +841,6 @@ class Game(Generic[MoveT]):
             raise
         finally:
             core.leave()
-        return self.outcome()
 
     def random_playouts(self, n: int, seed: Optional[int] = None,
                         max_plies: Optional[int] = None,
@@ -841,6 +882,12 @@ class Game(Generic[MoveT]):
 
     def legal_actions(self) -> list[int]:
         """The legal actions as sorted ints (chance outcomes at a chance node)."""
+        if self.multi_action:
+            with self._lock:
+                return self._legal_actions()
+        return self._legal_actions()
+
+    def _legal_actions(self) -> list[int]:
         core = self._core
         player = core.player()
         if player == TERMINAL:
@@ -871,16 +918,20 @@ class Game(Generic[MoveT]):
         """The move (or chance outcome) an action plays here.  In a game whose
         moves take several actions, the move so far with this action added."""
         a = self._check_action(action)
-        if (self.has_chance and self._core.player() == CHANCE) or not self.multi_action:
+        if not self.multi_action:
             return self._move_from_core(self._core_of_action(a))
-        return self._partial_move((*self._pending, a))
+        with self._lock:
+            if self.has_chance and self._core.player() == CHANCE:
+                return self._move_from_core(self._core_of_action(a))
+            return self._partial_move((*self._pending, a))
 
     def move_to_action(self, move: MoveT | str) -> int:
         """The action of a move (for a move of several actions: its last one, from
         the position before it, or the next one while a move is pending)."""
         move = self._coerce(move)
         if self.multi_action:
-            return self._action_of_move(move)
+            with self._lock:
+                return self._action_of_move(move)
         return self._action_of_core(self._core_from_move(move))
 
     def _action_of_move(self, move: Any) -> int:
@@ -891,12 +942,24 @@ class Game(Generic[MoveT]):
         (the state is unchanged).  Where a move takes several actions, the
         move goes on the move stack with its last action."""
         a = self._check_action(action)
-        core = self._core
-        if not self.multi_action or (self.has_chance and core.player() == CHANCE):
-            cm = self._core_of_action(a)
-            if not core.push(cm, self._move_from_core(cm)):
-                raise self._illegal_action(a)
+        if not self.multi_action:
+            self._apply_one(a)
             return
+        with self._changing():
+            if self.has_chance and self._core.player() == CHANCE:
+                self._apply_one(a)
+            else:
+                self._apply_step(a)
+
+    def _apply_one(self, a: int) -> None:
+        """Play the move of a single action (a chance outcome or a whole move)."""
+        cm = self._core_of_action(a)
+        if not self._core.push(cm, self._move_from_core(cm)):
+            raise self._illegal_action(a)
+
+    def _apply_step(self, a: int) -> None:
+        """Play one action of a move that may take several."""
+        core = self._core
         core.enter()
         try:
             if core.player() == TERMINAL:
@@ -929,12 +992,17 @@ class Game(Generic[MoveT]):
         """Take back one action: a pending action of a half-made move, else the
         last move's last action (its other actions become pending again).
         :class:`EmptyStackError` when there is nothing to take back."""
-        core = self._core
         if not self.multi_action:
-            if not core.entries:
-                raise EmptyStackError("undo_action with nothing to undo")
-            core.pop()
+            try:
+                self._core.pop()
+            except IndexError:  # none made, or another thread took the last one
+                raise EmptyStackError("undo_action with nothing to undo") from None
             return
+        with self._changing():
+            self._undo_step()
+
+    def _undo_step(self) -> None:
+        core = self._core
         core.enter()
         try:
             if self._pending:
@@ -984,13 +1052,16 @@ class Game(Generic[MoveT]):
         """An independent copy; with ``stack=False`` the copy starts at the
         current position with an empty move stack (pending actions are kept)."""
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        with self._lock:  # the core and the pending actions of one moment
+            new.__dict__.update(self.__dict__)
+            core = self._core.clone(bool(stack))
+            built = dict(self._built)
+        new._lock = threading.RLock()
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
-        core = self._core.clone(bool(stack))
         new._core = core
         if stack:
-            new._built = dict(self._built)
+            new._built = built
         else:
             new._root = core.get_state()
             new._built = {}
@@ -1010,9 +1081,10 @@ class Game(Generic[MoveT]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Public state only: a pickle loads on either core and on later versions.
+        with self._lock:
+            moves, pending = list(self._core.entries), list(self._pending)
         return (_restore, (self.game_name, type(self).backend(), self.start_position(),
-                           [str(m) for m in self._core.entries], list(self._pending),
-                           self._rng.getstate()))
+                           [str(m) for m in moves], pending, self._rng.getstate()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game) or other.game_name != self.game_name:
@@ -1020,8 +1092,12 @@ class Game(Generic[MoveT]):
         return self.position() == other.position()
 
     def __hash__(self) -> int:
-        key = int(self._core.key())
-        return hash((key, self._pending)) if self._pending else key
+        if self.multi_action:
+            with self._lock:
+                key, pending = int(self._core.key()), self._pending
+        else:
+            key, pending = int(self._core.key()), ()
+        return hash((key, pending)) if pending else key
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_position({self.position()!r})"

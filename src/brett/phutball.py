@@ -233,11 +233,13 @@ class Phutball(Game[PhutballMove]):
     def _shown(self) -> tuple[Any, ...]:
         """The core state, with a pending ball move's jumps made (men removed,
         the ball on its last landing; side and ply still those of the mover)."""
-        state = self._core.get_state()
-        if not self._pending:
-            return tuple(state)
-        snap = self._core.clone(False)
-        snap.push(self._pending_path(), None)
+        with self._lock:  # the core and the pending jumps of one moment
+            state = self._core.get_state()
+            if not self._pending:
+                return tuple(state)
+            snap = self._core.clone(False)
+            path = self._pending_path()
+        snap.push(path, None)
         cols, rows, men, ball, _, _, _ = snap.get_state()
         return (cols, rows, men, ball, *state[4:])
 

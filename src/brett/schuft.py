@@ -381,13 +381,15 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     def _shown_state(self) -> Any:
         """The core state, with the steps of a half-played turn made (on a plain
         twin copy: the step rule lives in the core)."""
-        state = self._core.get_state()
-        if not self._pending:
-            return state
+        with self._lock:  # the core and the pending steps of one moment
+            state = self._core.get_state()
+            if not self._pending:
+                return state
+            player = self._core.player()
+            steps = self._replay(self._pending)[1]
         board = _py.SchuftCore()
         board.set_state(state)
-        player = self._core.player()
-        for src, dst in self._replay(self._pending)[1]:
+        for src, dst in steps:
             board._make_step(player, src, dst)
         return board.get_state()
 
