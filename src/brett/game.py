@@ -269,7 +269,8 @@ class Clicks(Generic[MoveT]):
 class LegalMoveView(Generic[MoveT]):
     """The legal moves of a game, generated on demand (like python-chess).
 
-    Iterate it, test ``move in view``, ``view.count()``, ``bool(view)``.  There is
+    Iterate it, test ``move in view``, ``view.count()`` (``count(limit=N)`` where
+    there may be too many to count), ``bool(view)``.  There is
     deliberately no ``len()``: it would generate the moves a second time.
     Iteration streams: the moves are generated one by one on a private copy of
     the position (a Phutball position can have millions of jump paths), so a

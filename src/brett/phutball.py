@@ -28,10 +28,12 @@ beyond a goal line).  :meth:`push` and :meth:`pop` are refused while a move is
 pending.
 
 A position can have very many jump paths (hundreds of thousands after a long
-game on 15×19): ``legal_moves.count()`` counts them without listing them,
-iterating ``legal_moves`` streams them one by one, and ``random_playout`` and
-the integer layer choose a path step by step.  Avoid ``list(legal_moves)`` or
-``divide`` on such positions.
+game on 15×19, more than any machine can count on a lattice of men):
+``legal_moves.count()`` counts them without listing them, ``count(limit=N)``
+stops at "more than N", iterating ``legal_moves`` streams them one by one, and
+``random_playout`` and the integer layer choose a path step by step.  Avoid
+``list(legal_moves)`` or ``divide`` on such positions (Ctrl-C and
+``brett.Stopper`` end them).
 """
 
 from __future__ import annotations
