@@ -46,6 +46,21 @@ def test_legal_move_view(make: Callable[[], Any]) -> None:
     assert repr(game.legal_moves).startswith("<LegalMoveView (")
 
 
+def test_count_with_a_limit_says_more_than_the_limit(make: Callable[[], Any]) -> None:
+    """count(limit=N): the number of moves if at most N, else N + 1."""
+    game = advance(make(), 3, 4)
+    n = game.legal_moves.count()
+    for limit in sorted({0, 1, max(n - 1, 0), n, n + 1, 2**63 - 1}):
+        assert game.legal_moves.count(limit=limit) == min(n, limit + 1), limit
+    for bad in (-1, 2**63, 1.5, "3", True):
+        with pytest.raises(brett.BrettError, match="limit"):
+            game.legal_moves.count(limit=bad)
+    while not game.is_over():
+        game.random_playout(seed=2)
+    assert game.legal_moves.count(limit=0) == game.legal_moves.count() == 0
+    assert not game.legal_moves
+
+
 def test_push_pop_peek_and_move_stack(make: Callable[[], Any]) -> None:
     game = advance(make(), 2, 2)
     before, key, stack = game.position(), hash(game), game.move_stack

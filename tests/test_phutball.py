@@ -9,6 +9,7 @@ and test_reliability.py; the reference perft values live in test_perft.py."""
 from __future__ import annotations
 
 import random
+import threading
 import tracemalloc
 from typing import Any
 
@@ -24,6 +25,8 @@ from brett import (
     InvalidMoveError,
     InvalidPositionError,
     Phutball,
+    Stopped,
+    Stopper,
 )
 from brett._core._rng import SplitMix64
 from brett.phutball import PhutballMove
@@ -89,6 +92,35 @@ LATTICE_7x9 = ("13/13/3O1O1O5/2O1O1O1O4/3O1O1O5/2O1O1O1O4/3O*O1O5/2O1O1O1O4/"
                "3O1O1O5/2O1O1O1O4/3O1O1O5/13/13 0 13x13")
 LATTICE_9x9 = ("13/13/3O1O1O1O3/2O1O1O1O1O2/3O1O1O1O3/2O1O1O1O1O2/3O1O*O1O3/"
                "2O1O1O1O1O2/3O1O1O1O3/2O1O1O1O1O2/3O1O1O1O3/13/13 0 13x13")
+DENSE_9x9 = ("1O1O1O1O1/OOOOOOOOO/1O1O1O1O1/OOOOOOOOO/1O1O*O1O1/OOOOOOOOO/"
+             "1O1O1O1O1/OOOOOOOOO/1O1O1O1O1 0 9x9")
+"""Every other point a man, rows of men between: more jump paths than any
+machine can count (each man is jumpable from up to four sides)."""
+
+
+def within(seconds: float, call: Any) -> Any:
+    """``call()`` in a thread holding a Stopper that stops it after ``seconds``:
+    its result, or a failure where it would have run on."""
+    stopper, box = Stopper(), {}
+
+    def run() -> None:
+        with stopper:
+            try:
+                box["result"] = call()
+            except BaseException as exc:  # handed to the test
+                box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    stopper.stop()
+    worker.join(10)
+    assert not worker.is_alive(), "the call ignored the Stopper"
+    if isinstance(box.get("error"), Stopped):
+        pytest.fail(f"still running after {seconds} s")
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 # ----------------------------------------------------------------- perft (P8)
@@ -133,10 +165,13 @@ def test_bulk_perft_equals_make_unmake_perft(backend: str, position: str) -> Non
 @given(position=phutball_positions())
 def test_bulk_perft_matches_enumeration(backend: str, position: str) -> None:
     """On random boards of every size (and random ply caps): perft(1) is the
-    number of listed moves, and perft(2) matches push/pop enumeration."""
+    number of listed moves, and perft(2) matches push/pop enumeration; a
+    bounded count stops at the limit wherever it falls (placements or paths)."""
     game = Phutball.twin(backend).from_position(position)
     count = game.legal_moves.count()
     assert game.perft(1) == count == naive_perft(game, 1)
+    for limit in {0, count // 3, count // 2, max(count - 1, 0), count}:
+        assert game.legal_moves.count(limit=limit) == min(count, limit + 1)
     if count <= 120:  # push/pop enumeration is slow on big boards
         assert game.perft(2) == naive_perft(game, 2)
         assert game.perft(2, True) == naive_perft(game, 2, True)
@@ -344,6 +379,25 @@ def test_huge_lattice_count_on_the_compiled_core() -> None:
     (its counting of the 7x9 lattice is checked against the twin above)."""
     big = Phutball.twin("cython").from_position(LATTICE_9x9)
     assert big.perft(1) == big.legal_moves.count() == 15660432
+
+
+def test_count_with_a_limit_stops_counting_paths(backend: str) -> None:
+    """count(limit=N) is the count up to N and N + 1 above: exact around the
+    placements (counted arithmetically) and the paths (walked)."""
+    game = Phutball.twin(backend).from_position(LATTICE_7x9)
+    exact, empties = 396424, 13 * 13 - LATTICE_7x9.count("O") - 1
+    for limit in (0, 1, empties - 1, empties, empties + 1, 5000, exact - 1, exact, 10**12):
+        assert game.legal_moves.count(limit=limit) == min(exact, limit + 1), limit
+
+
+def test_uncountable_positions_answer_bounded_questions(backend: str) -> None:
+    """Issue 20: bool(legal_moves) counted every path and never ended on this
+    lattice; the bounded count, bool and perft_tasks (which asks how many
+    children a position has) now end at once."""
+    game = Phutball.twin(backend).from_position(DENSE_9x9)
+    assert within(30, lambda: bool(game.legal_moves)) is True
+    assert within(30, lambda: game.legal_moves.count(limit=20000)) == 20001
+    assert within(60, lambda: game.perft_tasks(3, tasks=4)) == [(game.position(), 3)]
 
 
 # ----------------------------------------------------------------- end, cap, outcome

@@ -34,7 +34,7 @@ def as_int(value: Any, name: str, low: int, high: int,
         except TypeError:
             value_int = None
     if value_int is None or not low <= value_int <= high:
-        raise error(f"{name}={value!r}: expected an int from {low} to {high}")
+        raise error(f"{name}={value!r:.40}: expected an int from {low} to {high}")
     return value_int
 
 
@@ -66,7 +66,7 @@ def seed_value(seed: Any, name: str = "seed",
 
 def flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidPositionError(f"{name}={value!r}: expected True or False")
+        raise InvalidPositionError(f"{name}={value!r:.40}: expected True or False")
     return value
 
 
@@ -80,12 +80,18 @@ def text_field(text: Any, what: str, limit: int = MAX_TEXT,
     return text
 
 
+def ascii_digits(text: str, width: int = 18) -> bool:
+    """Whether ``text`` is 1 to ``width`` ASCII digits: what ``int`` may convert.
+    (``str.isdigit`` is not: it takes ``²``, which ``int`` refuses, and
+    ``int`` refuses more than 4300 digits.)"""
+    return 0 < len(text) <= width and text.isascii() and text.isdigit()
+
+
 def digits(text: str, what: str, high: int, error: type[BrettError] = InvalidPositionError,
            low: int = 0) -> int:
     """A decimal field of ASCII digits in ``low..high`` (no sign, no leading zero),
     checked by its length before it is converted."""
-    width = len(str(high))
-    if not (text.isascii() and text.isdigit()) or len(text) > width \
+    if not ascii_digits(text, len(str(high))) \
             or (len(text) > 1 and text[0] == "0") or not low <= int(text) <= high:
         raise error(f"{what} {text[:20]!r}: expected a number from {low} to {high}")
     return int(text)
@@ -97,6 +103,7 @@ __all__ = [
     "MAX_PLIES",
     "MAX_TEXT",
     "as_int",
+    "ascii_digits",
     "digits",
     "flag",
     "option_int",

@@ -34,9 +34,10 @@ plain-Python twin ``_search_py.py``).  How it treats each game:
   the search runs N independent trees in parallel (root parallelism) and adds
   their root statistics; each tree does its share of ``iterations``.  A seeded
   search with an ``iterations`` budget is reproducible (for any ``threads``).
-* **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread), a
-  :class:`brett.Stopper` the searching thread holds, or Ctrl-C ends a search
-  at once; it returns the best move found so far.  Every tree completes
+* **Stopping.**  :meth:`~MCTSPlayer.stop` (from any thread) or Ctrl-C ends a
+  search at once; it returns the best move found so far.  A
+  :class:`~brett.Stopper` that the searching thread holds ends it too, and the
+  call raises :class:`~brett.Stopped`, as every long brett call does.  Every tree completes
   at least one iteration, so a search always has a move to return, whatever
   stopped it.  :attr:`~MCTSPlayer.last_search` tells whether a search was
   interrupted.
@@ -56,7 +57,8 @@ from typing import Any, Generic, Optional, TypeVar
 from ._checks import as_int, optional_cap, seed_value
 from ._core import CHANCE
 from ._core._rng import SplitMix64
-from ._core._stop import requested as stopper_stopped
+from ._core._stop import check as stop_check
+from ._core._stop import requested as stop_requested
 from .errors import BrettError
 from .game import Game, load_cores
 
@@ -254,6 +256,7 @@ class MCTSPlayer(Player):
             worker.join()
         if errors:
             raise errors[0]
+        stop_check()  # a Stopper of this thread ended the search: Stopped, as every call
         total = sum(tree.iterations for tree in trees)
         self.total_iterations += total
         self.total_seconds += elapsed
@@ -276,10 +279,8 @@ class MCTSPlayer(Player):
         try:
             for worker, finished in zip(workers, done, strict=True):
                 while not finished.is_set() and worker.is_alive():
-                    if deadline is not None and time.perf_counter() >= deadline:
-                        stop.set()
-                    if stopper_stopped():  # a brett.Stopper this thread holds
-                        interrupted = True
+                    if (deadline is not None and time.perf_counter() >= deadline) \
+                            or stop_requested():
                         stop.set()
                     time.sleep(POLL)
         except KeyboardInterrupt:

@@ -24,11 +24,13 @@ See docs/architecture.md for the layers and what each may touch.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import os
 import platform
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Optional, TypeVar
@@ -42,6 +44,7 @@ from ._checks import (
     seed_value,
 )
 from ._core import CHANCE, TERMINAL
+from ._core._stop import check as stop_check
 from .errors import BrettError, EmptyStackError, IllegalMoveError, InvalidMoveError
 
 if TYPE_CHECKING:
@@ -58,6 +61,10 @@ G = TypeVar("G", bound="Game[Any]")
 
 MORE = object()
 """In :meth:`Game._step_options`: the action does not finish the move."""
+
+WRITE_WAIT = 0.5
+"""Seconds a change of a multi-action game waits for another thread's call on
+it before it refuses (BrettError "in use by another thread")."""
 
 
 # --------------------------------------------------------------------- backends
@@ -299,7 +306,8 @@ class Clicks(Generic[MoveT]):
 class LegalMoveView(Generic[MoveT]):
     """The legal moves of a game, generated on demand (like python-chess).
 
-    Iterate it, test ``move in view``, ``view.count()``, ``bool(view)``.  There is
+    Iterate it, test ``move in view``, ``view.count()`` (``count(limit=N)`` where
+    there may be too many to count), ``bool(view)``.  There is
     deliberately no ``len()``: it would generate the moves a second time.
     Iteration streams: the moves are generated one by one on a private copy of
     the position (a Phutball position can have millions of jump paths), so a
@@ -346,14 +354,24 @@ class LegalMoveView(Generic[MoveT]):
             raise InvalidMoveError(f"clicks are square names, not {prefix!r:.80}")
         return game._clicks(tuple(c.lower() for c in prefix))
 
-    def count(self) -> int:
-        """The number of legal moves (counted, not listed)."""
+    def count(self, limit: Optional[int] = None) -> int:
+        """The number of legal moves (counted, not listed).
+
+        With ``limit`` (0 .. 2**63 - 1), counting stops once more than ``limit``
+        moves are found: the answer is the number of moves if it is at most
+        ``limit``, else ``limit + 1`` ("more than ``limit``").  Use it where a
+        position may have too many moves to count: a crowded Phutball board
+        can have more jump paths than any machine can count (counting them is
+        #P-hard in general), and an unbounded ``count()`` then runs until
+        Ctrl-C or a :class:`~brett.Stopper` ends it."""
+        cap = -1 if limit is None else as_int(limit, "limit", 0, MAX_COUNT)
         if self._game._pending:
             return 0
-        return int(self._game._core.count())
+        return int(self._game._core.count(cap))
 
     def __bool__(self) -> bool:
-        return self.count() > 0
+        """Whether there is a legal move: the first one found decides."""
+        return self.count(limit=0) > 0
 
     def __repr__(self) -> str:
         shown = []
@@ -413,6 +431,7 @@ class Game(Generic[MoveT]):
         self._rng = rng if rng is not None else random.Random()
         self._pending = ()
         self._built = {}
+        self._lock = threading.RLock()
 
     def _with_core(self: G, core: Core) -> G:
         """A view of this game on another core (same options), e.g. a child position."""
@@ -421,7 +440,22 @@ class Game(Generic[MoveT]):
         new._core = core
         new._pending = ()
         new._built = {}
+        new._lock = threading.RLock()
         return new
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold the lock of a multi-action game for a change of its core and
+        pending actions, which must change together: readers of the pair wait
+        for it; another thread's change waits a moment, then refuses."""
+        if not self._lock.acquire(timeout=WRITE_WAIT):
+            from ._core._base import busy_error  # not at import: brett imports lazily
+
+            raise busy_error()
+        try:
+            yield
+        finally:
+            self._lock.release()
 
     @classmethod
     def twin(cls: type[G], backend: str) -> type[G]:
@@ -618,6 +652,12 @@ class Game(Generic[MoveT]):
         :class:`IllegalMoveError` for a move not legal here; either way the
         state is unchanged.
         """
+        if self.multi_action:
+            with self._changing():
+                return self._push_move(move)
+        return self._push_move(move)
+
+    def _push_move(self, move: Any) -> MoveT:
         if self._pending:
             self._coerce(move)  # garbage is still an InvalidMoveError
             self._refuse_pending(f"cannot push {str(move)!r}", IllegalMoveError)
@@ -643,11 +683,12 @@ class Game(Generic[MoveT]):
         if self._pending:
             self._coerce(move)  # garbage is still an InvalidMoveError
             self._refuse_pending(f"cannot tell the effects of {str(move)!r}", IllegalMoveError)
-        cm, move = self._resolve(move)
-        after = self._with_core(self._core.clone(False))
+        before = self._with_core(self._core.clone(False))  # still, whatever other threads do
+        cm, move = before._resolve(move)
+        after = before._with_core(before._core.clone(False))
         if not after._core.push(cm, move):
-            raise self._illegal(move)
-        return self._effects(move, after)
+            raise before._illegal(move)
+        return before._effects(move, after)
 
     def _effects(self, move: Any, after: Any) -> Any:
         """The effects record of the legal ``move``: this game is the position
@@ -657,19 +698,26 @@ class Game(Generic[MoveT]):
     def pop(self) -> MoveT:
         """Take back the last move and return it; :class:`EmptyStackError`
         (an IndexError) if none was made."""
+        if self.multi_action:
+            with self._changing():
+                return self._pop_move()
+        return self._pop_move()
+
+    def _pop_move(self) -> MoveT:
         if self._pending:
             self._refuse_pending("pop")
-        if not self._core.entries:
-            raise EmptyStackError("pop from an empty move stack")
-        move: MoveT = self._core.pop()
+        try:
+            move: MoveT = self._core.pop()
+        except IndexError:  # none made, or another thread took the last one
+            raise EmptyStackError("pop from an empty move stack") from None
         return move
 
     def peek(self) -> MoveT:
         """The last move played; :class:`EmptyStackError` if none was made."""
-        entries = self._core.entries
-        if not entries:
-            raise EmptyStackError("peek at an empty move stack")
-        move: MoveT = entries[-1]
+        try:
+            move: MoveT = self._core.entries[-1]
+        except IndexError:
+            raise EmptyStackError("peek at an empty move stack") from None
         return move
 
     @property
@@ -686,7 +734,8 @@ class Game(Generic[MoveT]):
     def pending_move(self) -> Optional[MoveT]:
         """The move half made through the integer layer, as far as it goes (a
         Phutball path so far, a Schuft turn so far); None when nothing is pending."""
-        return self._partial_move(self._pending) if self._pending else None
+        with self._lock:
+            return self._partial_move(self._pending) if self._pending else None
 
     def current_player(self) -> int:
         """The player to move; :data:`CHANCE` (-1) or :data:`TERMINAL` (-4)."""
@@ -752,18 +801,23 @@ class Game(Generic[MoveT]):
             if len(grown) == len(frontier):
                 break  # nothing could be split further
             frontier = grown
-        return [(self._with_core(core).position(), left) for core, left in frontier]
+        return [(self._task_position(core), left) for core, left in frontier]
+
+    def _task_position(self, core: Core) -> str:
+        stop_check()  # 100,000 position strings take seconds on a plain core
+        return self._with_core(core).position()
 
     def _expand(self, core: Core, depth: int, room: int) -> list[tuple[Core, int]]:
         """The children of a subtree (empty if it cannot be split, or would give
         more than ``room`` tasks: a crowded Phutball position stays one task)."""
         player = core.player()
-        if player == TERMINAL or (player != CHANCE and depth < 2) or core.count() > room:
+        if player == TERMINAL or (player != CHANCE and depth < 2) or core.count(room) > room:
             return []
         chance = player == CHANCE
         items = [cm for cm, _ in core.chance_moves()] if chance else core.moves()
         children = []
         for cm in items:
+            stop_check()  # a push checks legality: a plain Schuft child costs ~30 ms
             child = core.clone(False)
             child.push(cm, None)
             children.append((child, depth if chance else depth - 1))
@@ -786,6 +840,7 @@ class Game(Generic[MoveT]):
         items: Iterable[Any] = ([cm for cm, _ in snap.chance_moves()] if chance
                                 else snap.iter_moves())
         for cm in items:
+            stop_check()  # perft(0) of each of millions of Phutball paths never polls
             snap.push(cm, None)
             try:
                 count = int(snap.perft(depth if chance else depth - 1, cf))
@@ -811,8 +866,14 @@ class Game(Generic[MoveT]):
         """
         cap = optional_cap(max_plies, low=0, error=BrettError)
         rng = self._rng_seed(seed)
+        with self._changing() if self.multi_action else contextlib.nullcontext():
+            self._play_randomly(rng, cap)
+        return self.outcome()
+
+    def _play_randomly(self, rng: int, cap: int) -> None:
         core = self._core
         core.enter()
+        start = len(core.entries)
         try:
             self._refuse_pending("random_playout")
             plies = 0
@@ -820,12 +881,16 @@ class Game(Generic[MoveT]):
                 player = core.player()
                 if player == TERMINAL or 0 <= cap <= plies:
                     break
+                stop_check()
                 cm, rng = core.random_move(rng)
                 core.push(cm, self._move_from_core(cm))
                 plies += player != CHANCE
+        except BaseException:  # Ctrl-C or a Stopper: the game stays as it was
+            while len(core.entries) > start:
+                core.pop()
+            raise
         finally:
             core.leave()
-        return self.outcome()
 
     def random_playouts(self, n: int, seed: Optional[int] = None,
                         max_plies: Optional[int] = None,
@@ -867,6 +932,12 @@ class Game(Generic[MoveT]):
 
     def legal_actions(self) -> list[int]:
         """The legal actions as sorted ints (chance outcomes at a chance node)."""
+        if self.multi_action:
+            with self._lock:
+                return self._legal_actions()
+        return self._legal_actions()
+
+    def _legal_actions(self) -> list[int]:
         core = self._core
         player = core.player()
         if player == TERMINAL:
@@ -897,16 +968,20 @@ class Game(Generic[MoveT]):
         """The move (or chance outcome) an action plays here.  In a game whose
         moves take several actions, the move so far with this action added."""
         a = self._check_action(action)
-        if (self.has_chance and self._core.player() == CHANCE) or not self.multi_action:
+        if not self.multi_action:
             return self._move_from_core(self._core_of_action(a))
-        return self._partial_move((*self._pending, a))
+        with self._lock:
+            if self.has_chance and self._core.player() == CHANCE:
+                return self._move_from_core(self._core_of_action(a))
+            return self._partial_move((*self._pending, a))
 
     def move_to_action(self, move: MoveT | str) -> int:
         """The action of a move (for a move of several actions: its last one, from
         the position before it, or the next one while a move is pending)."""
         move = self._coerce(move)
         if self.multi_action:
-            return self._action_of_move(move)
+            with self._lock:
+                return self._action_of_move(move)
         return self._action_of_core(self._core_from_move(move))
 
     def _action_of_move(self, move: Any) -> int:
@@ -917,12 +992,24 @@ class Game(Generic[MoveT]):
         (the state is unchanged).  Where a move takes several actions, the
         move goes on the move stack with its last action."""
         a = self._check_action(action)
-        core = self._core
-        if not self.multi_action or (self.has_chance and core.player() == CHANCE):
-            cm = self._core_of_action(a)
-            if not core.push(cm, self._move_from_core(cm)):
-                raise self._illegal_action(a)
+        if not self.multi_action:
+            self._apply_one(a)
             return
+        with self._changing():
+            if self.has_chance and self._core.player() == CHANCE:
+                self._apply_one(a)
+            else:
+                self._apply_step(a)
+
+    def _apply_one(self, a: int) -> None:
+        """Play the move of a single action (a chance outcome or a whole move)."""
+        cm = self._core_of_action(a)
+        if not self._core.push(cm, self._move_from_core(cm)):
+            raise self._illegal_action(a)
+
+    def _apply_step(self, a: int) -> None:
+        """Play one action of a move that may take several."""
+        core = self._core
         core.enter()
         try:
             if core.player() == TERMINAL:
@@ -955,12 +1042,17 @@ class Game(Generic[MoveT]):
         """Take back one action: a pending action of a half-made move, else the
         last move's last action (its other actions become pending again).
         :class:`EmptyStackError` when there is nothing to take back."""
-        core = self._core
         if not self.multi_action:
-            if not core.entries:
-                raise EmptyStackError("undo_action with nothing to undo")
-            core.pop()
+            try:
+                self._core.pop()
+            except IndexError:  # none made, or another thread took the last one
+                raise EmptyStackError("undo_action with nothing to undo") from None
             return
+        with self._changing():
+            self._undo_step()
+
+    def _undo_step(self) -> None:
+        core = self._core
         core.enter()
         try:
             if self._pending:
@@ -1010,13 +1102,16 @@ class Game(Generic[MoveT]):
         """An independent copy; with ``stack=False`` the copy starts at the
         current position with an empty move stack (pending actions are kept)."""
         new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        with self._lock:  # the core and the pending actions of one moment
+            new.__dict__.update(self.__dict__)
+            core = self._core.clone(bool(stack))
+            built = dict(self._built)
+        new._lock = threading.RLock()
         new._rng = random.Random()
         new._rng.setstate(self._rng.getstate())
-        core = self._core.clone(bool(stack))
         new._core = core
         if stack:
-            new._built = dict(self._built)
+            new._built = built
         else:
             new._root = core.get_state()
             new._built = {}
@@ -1036,9 +1131,10 @@ class Game(Generic[MoveT]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Public state only: a pickle loads on either core and on later versions.
+        with self._lock:
+            moves, pending = list(self._core.entries), list(self._pending)
         return (_restore, (self.game_name, type(self).backend(), self.start_position(),
-                           [str(m) for m in self._core.entries], list(self._pending),
-                           self._rng.getstate()))
+                           [str(m) for m in moves], pending, self._rng.getstate()))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game) or other.game_name != self.game_name:
@@ -1046,8 +1142,12 @@ class Game(Generic[MoveT]):
         return self.position() == other.position()
 
     def __hash__(self) -> int:
-        key = int(self._core.key())
-        return hash((key, self._pending)) if self._pending else key
+        if self.multi_action:
+            with self._lock:
+                key, pending = int(self._core.key()), self._pending
+        else:
+            key, pending = int(self._core.key()), ()
+        return hash((key, pending)) if pending else key
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_position({self.position()!r})"

@@ -28,10 +28,12 @@ beyond a goal line).  :meth:`push` and :meth:`pop` are refused while a move is
 pending.
 
 A position can have very many jump paths (hundreds of thousands after a long
-game on 15×19): ``legal_moves.count()`` counts them without listing them,
-iterating ``legal_moves`` streams them one by one, and ``random_playout`` and
-the integer layer choose a path step by step.  Avoid ``list(legal_moves)`` or
-``divide`` on such positions.
+game on 15×19, more than any machine can count on a lattice of men):
+``legal_moves.count()`` counts them without listing them, ``count(limit=N)``
+stops at "more than N", iterating ``legal_moves`` streams them one by one, and
+``random_playout`` and the integer layer choose a path step by step.  Avoid
+``list(legal_moves)`` or ``divide`` on such positions (Ctrl-C and
+``brett.Stopper`` end them).
 """
 
 from __future__ import annotations
@@ -250,11 +252,13 @@ class Phutball(Game[PhutballMove]):
     def _shown(self) -> tuple[Any, ...]:
         """The core state, with a pending ball move's jumps made (men removed,
         the ball on its last landing; side and ply still those of the mover)."""
-        state = self._core.get_state()
-        if not self._pending:
-            return tuple(state)
-        snap = self._core.clone(False)
-        snap.push(self._pending_path(), None)
+        with self._lock:  # the core and the pending jumps of one moment
+            state = self._core.get_state()
+            if not self._pending:
+                return tuple(state)
+            snap = self._core.clone(False)
+            path = self._pending_path()
+        snap.push(path, None)
         cols, rows, men, ball, _, _, _ = snap.get_state()
         return (cols, rows, men, ball, *state[4:])
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._checks import as_int
+from ._checks import as_int, ascii_digits
 from .errors import BrettError
 from .game import Game
 
@@ -513,7 +513,7 @@ def _schuft_squares(game: Any, move: Any, played: int) -> tuple[list[str], list[
             before.pop()
         mover = before.to_move
     letter = "rgby"[mover or 0]
-    paths = [[part if part.isdigit() else f"{letter}:{part}" for part in step.split("/")]
+    paths = [[part if ascii_digits(part) else f"{letter}:{part}" for part in step.split("/")]
              for step in move.steps]
     squares = list(dict.fromkeys(name for p in paths for name in p))
     return squares, paths

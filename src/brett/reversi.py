@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
-from ._checks import as_int, option_int, seed_value, text_field
+from ._checks import as_int, ascii_digits, option_int, seed_value, text_field
 from ._core._reversi_py import SIZES
 from .errors import BrettError, InvalidMoveError, InvalidPositionError
 from .game import SEED_OPTION, TERMINAL, Game, GameOption, Outcome, load_cores
@@ -138,7 +138,7 @@ def _square_name(sq: int, n: int) -> str:
 def _parse_square(text: Any, n: int, what: str,
                   error: type[BrettError] = InvalidPositionError) -> int:
     if not isinstance(text, str) or len(text) > 8 or not _SQUARE.fullmatch(text.strip().lower()):
-        raise error(f"{what} {text!r}: expected a square name like 'b2'")
+        raise error(f"{what} {text!r:.40}: expected a square name like 'b2'")
     try:
         move = ReversiMove.from_str(text, n)
     except InvalidMoveError as exc:
@@ -541,7 +541,7 @@ class Reversi(Game[ReversiMove]):
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Reversi:
         holes: Union[int, str] = args.holes
-        if isinstance(holes, str) and holes.strip().isdigit():
+        if isinstance(holes, str) and ascii_digits(holes.strip()):
             holes = int(holes)
         return cls(size=args.size, board=args.board, holes=holes, handicap=args.handicap,
                    handicap_color=args.handicap_color, seed=args.seed)

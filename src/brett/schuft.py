@@ -45,6 +45,7 @@ from ._checks import (
     MAX_COUNT,
     MAX_PLIES,
     as_int,
+    ascii_digits,
     digits,
     option_int,
     optional_cap,
@@ -184,7 +185,7 @@ class SchuftMove:
                     f"to a tongue 1-36 or a goal field g1-g9 (e.g. '12/17', 'x/3', '34/g2')")
             src, dst = m.groups()
             for part in (src, dst):
-                if part.isdigit() and not 1 <= int(part) <= 36:
+                if ascii_digits(part) and not 1 <= int(part) <= 36:
                     raise InvalidMoveError(f"bad step {step!r}: tongue {part} is not in 1-36")
             clean.append(f"{src}/{dst}")
         object.__setattr__(self, "steps", tuple(clean))
@@ -399,13 +400,15 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     def _shown_state(self) -> Any:
         """The core state, with the steps of a half-played turn made (on a plain
         twin copy: the step rule lives in the core)."""
-        state = self._core.get_state()
-        if not self._pending:
-            return state
+        with self._lock:  # the core and the pending steps of one moment
+            state = self._core.get_state()
+            if not self._pending:
+                return state
+            player = self._core.player()
+            steps = self._replay(self._pending)[1]
         board = _py.SchuftCore()
         board.set_state(state)
-        player = self._core.player()
-        for src, dst in self._replay(self._pending)[1]:
+        for src, dst in steps:
             board._make_step(player, src, dst)
         return board.get_state()
 
@@ -450,7 +453,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         path = [move.direction] if roll is not None and roll.total == 15 else []
         for step in move.steps:
             for end in step.split("/"):
-                path.append(end if end.isdigit() else f"{mine}:{end}")
+                path.append(end if ascii_digits(end) else f"{mine}:{end}")
         return tuple(path)
 
     def _effects(self, move: Any, after: Schuft) -> SchuftEffects:
@@ -795,7 +798,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Schuft:
         first: Any = args.first_player
-        if isinstance(first, str) and first.isdigit():
+        if isinstance(first, str) and ascii_digits(first):
             first = int(first)
         return cls(players=args.players, first_player=first, max_plies=args.max_plies,
                    seed=args.seed)

@@ -37,6 +37,7 @@ from typing import Any, Optional, Protocol, runtime_checkable
 from ..errors import BrettError
 from . import CHANCE, TERMINAL
 from ._rng import SplitMix64
+from ._stop import check as stop_check
 
 PlayoutResult = tuple[list[int], int, int, int, int]
 """``(wins per player, draws, unfinished, plies, final rng state)``."""
@@ -72,8 +73,9 @@ class Core(Protocol):
     def iter_moves(self) -> Iterator[Any]:
         """The same moves as :meth:`moves`, generated lazily on a private copy."""
 
-    def count(self) -> int:
-        """``len(moves())`` without listing them."""
+    def count(self, limit: int = -1) -> int:
+        """``len(moves())`` without listing them; with ``limit`` >= 0, counting
+        stops once more than ``limit`` moves are found and answers ``limit + 1``."""
 
     def is_legal(self, cm: Any) -> bool:
         """Whether ``cm`` may be pushed now (chance outcomes at a chance node)."""
@@ -207,8 +209,9 @@ class PyCore(abc.ABC):
     def _iter_moves(self) -> Iterator[Any]:
         return iter(self._moves())
 
-    def count(self) -> int:
-        return int(self._guarded(self._count))
+    def count(self, limit: int = -1) -> int:
+        n = int(self._guarded(self._count, limit))
+        return n if limit < 0 or n <= limit else limit + 1
 
     def is_legal(self, cm: Any) -> bool:
         return bool(self._guarded(self._is_legal, cm))
@@ -276,6 +279,7 @@ class PyCore(abc.ABC):
                 if 0 <= max_plies <= counted:
                     unfinished += 1
                     break
+                stop_check()
                 self._push(self._random_move(rng))
                 made += 1
                 counted += player != CHANCE
@@ -337,7 +341,9 @@ class PyCore(abc.ABC):
     @abc.abstractmethod
     def _moves(self) -> list[Any]: ...
 
-    def _count(self) -> int:
+    def _count(self, limit: int) -> int:
+        """The number of legal moves; it may stop counting once more than
+        ``limit`` (>= 0) are found (``count`` caps the answer)."""
         return len(self._moves())
 
     @abc.abstractmethod

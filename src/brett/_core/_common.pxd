@@ -17,7 +17,8 @@ cdef enum:
     CHANCE_PLAYER = -1       # player() at a chance node
     TERMINAL_PLAYER = -4     # player() once the game is over
 
-# A search polls for signals (Ctrl-C) every `every` calls of interrupted() (the
+# A search polls for signals (Ctrl-C) and stoppers when interrupted() has counted
+# down; the poll re-arms the countdown to last about BRETT_POLL_SECONDS (the
 # struct and the countdown are in C, so the kernels of ext/ share them).
 cdef extern from "brett_interrupt.h":
     ctypedef struct Interrupt "BrettInterrupt":
@@ -25,21 +26,30 @@ cdef extern from "brett_interrupt.h":
         uint32_t every
         int stopped
         int (*poll)(Interrupt *it) noexcept nogil
+        double since
     bint interrupted "brett_interrupted"(Interrupt *it) noexcept nogil
+    double brett_clock() noexcept nogil
+    void brett_rearm(Interrupt *it, double worked) noexcept nogil
 
 # Every core's undo stack: grow a malloc'd array to hold ``need`` items of ``size``
 # bytes (doubling, from ``first``); MemoryError when it cannot.
 cdef void *grow_array(void *array, Py_ssize_t *capacity, Py_ssize_t need, size_t size,
                       Py_ssize_t first) except NULL
 
+cdef inline long long capped(long long n, long long limit) noexcept nogil:
+    """A count of moves as count(limit) answers it: n, or limit + 1 if n is more."""
+    return n if limit < 0 or n <= limit else limit + 1
+
 cdef int poll_signals(Interrupt *it) noexcept nogil
 cdef int raise_if_stopped(Interrupt *it) except -1
 
 cdef inline void interrupt_init(Interrupt *it, uint32_t every) noexcept nogil:
+    """The first poll after ``every`` calls of interrupted(); later ones adapt."""
     it.countdown = every
     it.every = every
     it.stopped = 0
     it.poll = poll_signals
+    it.since = brett_clock()
 
 
 cdef class CoreBase:

@@ -56,12 +56,14 @@ cdef int poll_signals(Interrupt *it) noexcept nogil:
     """Run Python's signal handlers and check this thread's stoppers (brett.Stopper);
     the exception (KeyboardInterrupt, Stopped) stays set and stops the search (see
     raise_if_stopped)."""
+    cdef double start
     if it.stopped:
         return 1
-    it.countdown = it.every
+    start = brett_clock()
     with gil:
         if check_signals() != 0 or not _stop_ok():
             it.stopped = 1
+    brett_rearm(it, start - it.since)
     return it.stopped
 
 

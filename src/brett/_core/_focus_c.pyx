@@ -17,6 +17,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
 from ._common cimport (
+    capped,
     grow_array,
     TERMINAL_PLAYER,
     CoreBase,
@@ -397,13 +398,17 @@ cdef uint64_t full_key(const FState* st) noexcept nogil:
     return z
 
 
-cdef long long play_random(FState* st, uint64_t* rng, long long cap) noexcept nogil:
-    """Random moves onto ``st`` until the game ends or ``cap`` were made; their number."""
+cdef long long play_random(FState* st, uint64_t* rng, long long cap,
+                           Interrupt* it) noexcept nogil:
+    """Random moves onto ``st`` until the game ends, ``cap`` were made or ``it``
+    (unless NULL) is stopped; their number."""
     cdef uint16_t moves[FC_MAX_MOVES]
     cdef FUndo u
     cdef long long made = 0
     cdef int n
     while not st.m.reason and (cap < 0 or made < cap):
+        if it != NULL and interrupted(it):  # a 4-player game may last 50 ms
+            break
         n = gen_moves(st, moves)
         make(st, moves[brett_rng_below(rng, n)], &u)
         made += 1
@@ -444,7 +449,9 @@ cdef void playouts(FState* st, long long games, uint64_t* rng, long long cap, ui
     for g in range(games):
         if interrupted(it):
             return
-        made = play_random(st, rng, cap)
+        made = play_random(st, rng, cap, it)
+        if it.stopped:
+            return
         tally[2] += made
         if not st.m.reason:
             tally[1] += 1
@@ -558,8 +565,8 @@ cdef class FocusCore(CoreBase):
     def iter_moves(self):
         return iter(self.moves())
 
-    def count(self):
-        return count_moves(&self.st)
+    def count(self, long long limit=-1):
+        return capped(count_moves(&self.st), limit)
 
     def is_legal(self, cm):
         if type(cm) is not int or not 0 <= cm < FC_ACTIONS:
@@ -687,7 +694,7 @@ cdef class FocusCore(CoreBase):
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
         # A random game on a copy; one cut short is valued by shares().
         cdef FState st = self.st
-        play_random(&st, rng, max_plies)
+        play_random(&st, rng, max_plies, NULL)
         if st.m.reason:
             return st.m.winners
         shares(&st, self.cut)

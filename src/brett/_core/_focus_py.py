@@ -27,6 +27,7 @@ from typing import Any, NamedTuple, Optional
 
 from ._base import TERMINAL, PyCore
 from ._rng import SplitMix64, zobrist_table
+from ._stop import check as stop_check
 
 # ------------------------------------------------------------------ geometry
 FILES = "abcdefgh"
@@ -403,6 +404,7 @@ class FocusCore(PyCore):
         moves = self._moves()
         if depth == 1:
             return len(moves)  # bulk counting
+        stop_check()
         total = 0
         for cm in moves:
             self._push(cm)

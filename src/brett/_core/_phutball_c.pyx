@@ -58,6 +58,8 @@ cdef enum:
     REC_STOP = -2                # [jumps of the move, REC_STOP]
     REC_JUMP = -3                # [jumped men..., their count, old ball, jumps before, REC_JUMP]
 
+cdef uint64_t NO_CAP = 0xFFFFFFFFFFFFFFFF   # count_paths: count every path
+
 assert _PY_MAX_CELLS == PH_MAXCELLS
 
 cdef uint64_t ZOB[2 * PH_MAXCELLS + 1]
@@ -174,8 +176,10 @@ cdef int direction_to(const Geo *g, const uint8_t *board, int here, int land) no
     return -1
 
 
-cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, Interrupt *it) noexcept nogil:
-    """The number of jump paths from ``here`` (DFS, men removed and restored)."""
+cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, uint64_t cap,
+                          Interrupt *it) noexcept nogil:
+    """The number of jump paths from ``here`` (DFS, men removed and restored),
+    or once ``cap`` or more are found, some number >= ``cap`` (NO_CAP: no cap)."""
     cdef uint64_t total = 0
     cdef int d, o, s
     cdef uint8_t c
@@ -193,10 +197,11 @@ cdef uint64_t count_paths(const Geo *g, uint8_t *board, int here, Interrupt *it)
         total += 1
         if c == BEYOND:
             continue
-        if interrupted(it):  # polled only where a path goes on (millions of paths)
+        # checked only where a path goes on: there may be millions of paths
+        if total >= cap or interrupted(it):
             return total
         set_run(g, board, here, s, d, EMPTY)
-        total += count_paths(g, board, s, it)
+        total += count_paths(g, board, s, cap - total, it)
         set_run(g, board, here, s, d, MAN)
     return total
 
@@ -207,7 +212,7 @@ cdef uint64_t perft(const Geo *g, Pos *p, int depth, bint cf, Interrupt *it) noe
     if status(g, p) != RUNNING:
         return <uint64_t>cf
     if depth == 1:
-        return <uint64_t>empties(g, p) + count_paths(g, p.board, p.ball, it)
+        return <uint64_t>empties(g, p) + count_paths(g, p.board, p.ball, NO_CAP, it)
     if interrupted(it):
         return 0
     p.side ^= 1
@@ -240,7 +245,7 @@ cdef uint64_t perft_paths(const Geo *g, Pos *p, int here, int depth, bint cf,
         while p.board[s] == MAN:
             s += o
             k += 1
-        if p.board[s] == OFF:
+        if p.board[s] == OFF or interrupted(it):  # polled per path: there may be millions
             continue
         # the men stay removed (and uncounted) while the path goes on
         set_run(g, p.board, here, s, d, EMPTY)
@@ -410,6 +415,7 @@ cdef class _MoveIter:
     cdef int *nextd
     cdef int *land
     cdef int *ldir           # the child a frame descended into (-1: none)
+    cdef Interrupt poll      # Ctrl-C and stoppers: list(moves) may run for hours
 
     def __cinit__(self):
         cdef size_t size = (PH_MAXCELLS + 2) * sizeof(int)
@@ -431,6 +437,9 @@ cdef class _MoveIter:
 
     def __next__(self):
         cdef int m, f, d, s
+        if self.phase != 2 and interrupted(&self.poll):
+            self.phase = 2
+            raise_if_stopped(&self.poll)
         if self.phase == 0:
             while self.cell <= self.geo.last:
                 m = self.cell
@@ -590,24 +599,29 @@ cdef class PhutballCore(CoreBase):
         it.cell = self.geo.first
         it.phase = 0 if status(&self.geo, &self.pos) == RUNNING else 2
         it.depth = 0
+        interrupt_init(&it.poll, 1 << 10)
         return it
 
     def moves(self):
         return list(self.iter_moves())
 
-    def count(self):
-        """The number of legal moves, counted on a copy without the GIL."""
+    def count(self, long long limit=-1):
+        """The number of legal moves, counted on a copy without the GIL; with
+        ``limit`` >= 0 the count stops at ``limit + 1`` (more than ``limit``)."""
         cdef const Geo *geo = &self.geo  # fixed once a state is loaded: shared, not copied
         cdef Pos pos = self.pos
-        cdef uint64_t n
+        cdef uint64_t n, cap = NO_CAP if limit < 0 else <uint64_t>limit + 1
         cdef Interrupt it
         if status(geo, &pos) != RUNNING:
             return 0
-        interrupt_init(&it, 1 << 16)
+        n = <uint64_t>empties(geo, &pos)
+        if n >= cap:
+            return cap
+        interrupt_init(&it, 1 << 10)
         with nogil:
-            n = <uint64_t>empties(geo, &pos) + count_paths(geo, pos.board, pos.ball, &it)
+            n += count_paths(geo, pos.board, pos.ball, cap - n, &it)
         raise_if_stopped(&it)
-        return n
+        return min(n, cap)
 
     def chance_moves(self):
         return []

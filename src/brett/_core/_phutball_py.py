@@ -49,6 +49,7 @@ from typing import Any, Optional, Union
 
 from ._base import TERMINAL, PyCore
 from ._rng import SplitMix64, zobrist_table
+from ._stop import check as stop_check
 
 MAX_SIZE = 25
 MAX_CELLS = MAX_SIZE * (MAX_SIZE + 2)
@@ -59,6 +60,8 @@ player 1 to move → ``ZOBRIST[2 * MAX_CELLS]``."""
 SIDE_KEY = ZOBRIST[2 * MAX_CELLS]
 STOP = -9
 """The search action *stop* (a jump in direction d is ``-1 - d``)."""
+NO_CAP = 2**64 - 1
+"""``_count_paths``: count every path."""
 
 DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 """(d column, d row) for N, NE, E, SE, S, SW, W, NW: the direction index order."""
@@ -203,20 +206,27 @@ class PhutballCore(PyCore):
         return ()
 
     # ------------------------------------------------------------ move generation
-    def _count_paths(self, here: int) -> int:
+    def _count_paths(self, here: int, cap: int = NO_CAP) -> int:
+        """The number of jump paths from ``here``, or ``cap`` once that many are
+        found (men removed and restored in place: call it on a private copy)."""
         total = 0
         for d in range(8):
             land = self._jump_target(here, d)
             if land < 0:
                 continue
             total += 1
+            if total >= cap:
+                return cap
             if not self._beyond(land):
+                stop_check()
                 jumped = self._between(here, land, d)
                 for c in jumped:
                     self._man[c] = False
-                total += self._count_paths(land)
+                total += self._count_paths(land, cap - total)
                 for c in jumped:
                     self._man[c] = True
+                if total >= cap:
+                    return cap
         return total
 
     def _placements(self) -> list[int]:
@@ -225,7 +235,8 @@ class PhutballCore(PyCore):
                 if not self._man[c] and c != self._ball]
 
     def _moves(self) -> list[CoreMove]:
-        return list(self._iter_moves())
+        # on a copy: the walk removes men in place, and it may be stopped anywhere
+        return list(self._private()._iter_moves())
 
     def _iter_moves(self) -> Iterator[CoreMove]:
         """Placements by ascending cell, then the jump paths depth first (each
@@ -242,6 +253,7 @@ class PhutballCore(PyCore):
             if land < 0:
                 continue
             path.append(land)
+            stop_check()
             yield tuple(path)
             if not self._beyond(land):
                 jumped = self._between(here, land, d)
@@ -252,10 +264,16 @@ class PhutballCore(PyCore):
                     self._man[c] = True
             path.pop()
 
-    def _count(self) -> int:
+    def _count(self, limit: int) -> int:
         if self._status() != RUNNING:
             return 0
-        return self._empties() + self._count_paths(self._ball)
+        cap = NO_CAP if limit < 0 else limit + 1
+        empties = self._empties()
+        if empties >= cap:
+            return cap
+        # on a copy: the walk removes men in place, and it may be stopped anywhere
+        private: PhutballCore = self._private()  # type: ignore[assignment]
+        return empties + private._count_paths(self._ball, cap - empties)
 
     def _is_legal(self, cm: Any) -> bool:
         if self._status() != RUNNING:
@@ -341,6 +359,7 @@ class PhutballCore(PyCore):
         return self._perft_moves(depth, bool(count_finished))
 
     def _perft_moves(self, depth: int, count_finished: bool) -> int:
+        stop_check()
         if self._status() != RUNNING:
             return 1 if count_finished else 0
         if depth == 1:
@@ -361,6 +380,7 @@ class PhutballCore(PyCore):
             land = self._jump_target(here, d)
             if land < 0:
                 continue
+            stop_check()
             jumped = self._between(here, land, d)
             for c in jumped:
                 self._man[c] = False

@@ -19,6 +19,7 @@ from libc.stdlib cimport free
 from libc.string cimport memcpy, memset
 
 from ._common cimport (
+    capped,
     grow_array,
     TERMINAL_PLAYER,
     CoreBase,
@@ -328,7 +329,7 @@ cdef class ReversiCore(CoreBase):
     def iter_moves(self):
         return iter(self.moves())
 
-    def count(self):
+    def count(self, long long limit=-1):
         cdef int16_t buf[256]
         cdef int nm
         if self.big:
@@ -338,7 +339,7 @@ cdef class ReversiCore(CoreBase):
                                              self.disc[1 - self.mover], self._empty()))
         if nm == 0 and self._status() == 0:
             return 1
-        return nm
+        return capped(nm, limit)
 
     def is_legal(self, cm):
         if type(cm) is not int or not (0 <= cm <= self.n2):

@@ -22,6 +22,7 @@ from typing import Any, Optional
 
 from ._base import TERMINAL, PyCore
 from ._rng import zobrist_table
+from ._stop import check as stop_check
 
 BLACK, WHITE, EMPTY, BLOCKED = 0, 1, 2, 3
 SIZES = (4, 6, 8, 10, 12, 14, 16)
@@ -199,6 +200,7 @@ class ReversiCore(PyCore):
             return 1 if count_finished else 0
         if depth == 1:
             return len(moves)
+        stop_check()
         total = 0
         for cm in moves:
             self._push(cm)

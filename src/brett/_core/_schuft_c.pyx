@@ -21,6 +21,7 @@ from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport free, malloc
 
 from ._common cimport (
+    capped,
     grow_array,
     CHANCE_PLAYER as CHANCE,
     TERMINAL_PLAYER as TERMINAL,
@@ -874,10 +875,10 @@ cdef class SchuftCore(CoreBase):
     def iter_moves(self):
         return iter(self.moves())
 
-    def count(self):
+    def count(self, long long limit=-1):
         if player_of(&self.s) < 0:
             return 0
-        return generate(self.gen, &self.s, 0)
+        return capped(generate(self.gen, &self.s, 0), limit)
 
     def chance_moves(self):
         if player_of(&self.s) != CHANCE:

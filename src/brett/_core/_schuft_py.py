@@ -25,6 +25,7 @@ from typing import Any, Optional
 from ..errors import BrettError
 from ._base import CHANCE, TERMINAL, PlayoutResult, PyCore
 from ._rng import SplitMix64, zobrist_table
+from ._stop import check as stop_check
 
 DIE_III = (1, 2, 5, 6, 7, 9)
 DIE_IV = (1, 3, 4, 5, 8, 9)
@@ -399,7 +400,7 @@ class SchuftCore(PyCore):
         reps = self._turns()[0]
         return sorted(reps.values(), key=turn_notation)
 
-    def _count(self) -> int:
+    def _count(self, limit: int) -> int:
         if self._player() < 0:
             return 0
         return len(self._turns()[0])
@@ -552,6 +553,7 @@ class SchuftCore(PyCore):
     def _perft_turns(self, depth: int, count_finished: bool) -> int:
         if depth == 0:
             return 1
+        stop_check()
         player = self._player()
         if player == TERMINAL:
             return 1 if count_finished else 0
@@ -637,6 +639,7 @@ class SchuftCore(PyCore):
                 if 0 <= max_plies <= turns:
                     unfinished += 1
                     break
+                stop_check()
                 if player == CHANCE:
                     self._push(ROLL_FLAG | rng.below(216))
                 else:
