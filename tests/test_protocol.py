@@ -119,6 +119,7 @@ def test_every_command_through_a_pipe(client: Client) -> None:
     assert new["start"] == new["position"]
     legal = client.ask(cmd="legal", game_id=gid)
     assert legal["count"] == 4 and legal["moves"] == ["c2", "b3", "e4", "d5"]
+    assert legal["more"] is False
     assert client.ask(cmd="legal", game_id=gid, limit=1)["moves"] == ["c2"]
     moved = client.ask(cmd="move", game_id=gid, move="c2")
     assert moved["played"] == "c2" and moved["to_move"] == 1 and moved["moves_played"] == ["c2"]
@@ -344,6 +345,24 @@ def test_a_search_runs_beside_every_other_request(client: Client) -> None:
     assert client.close() == 0 and time.monotonic() - closed < PROMPT
 
 
+LATTICE = ("1O1O1O1O1/OOOOOOOOO/1O1O1O1O1/OOOOOOOOO/1O1O*O1O1/OOOOOOOOO/1O1O1O1O1/OOOOOOOOO/"
+           "1O1O1O1O1 0 9x9")
+"""A Phutball position with more jump paths than anything can count."""
+
+
+def test_a_position_with_uncountable_moves_is_answered(client: Client) -> None:
+    record = brett.records.to_dict(brett.Phutball.from_position(LATTICE))
+    gid = client.ask(cmd="load", record=record)["game_id"]
+    sent = time.monotonic()
+    legal = client.ask(cmd="legal", game_id=gid, limit=1000)
+    assert legal["count"] == 1_000_000 and legal["more"] is True and len(legal["moves"]) == 1000
+    client.send({"id": "deep", "cmd": "perft", "game_id": gid, "depth": 2})
+    assert client.ask(cmd="state", game_id=gid)["ok"]
+    assert client.ask(cmd="stop", request="deep")["stopped"] == 1
+    assert client.answer("deep")["error"]["type"] == "Interrupted"
+    assert time.monotonic() - sent < 60
+
+
 def test_the_computer_plays_and_hints(client: Client) -> None:
     gid = client.ask(cmd="new", game="reversi")["game_id"]
     hint = client.ask(cmd="hint", game_id=gid, iterations=2000, seed=1, limit=3)
@@ -398,6 +417,22 @@ def test_a_stop_before_the_search_begins_plays_nothing(hub: Hub) -> None:
         assert first.result(PROMPT)["error"]["type"] == "Interrupted"  # type: ignore[union-attr]
     finally:
         small.close()
+
+
+def test_a_stop_right_after_the_request_is_never_lost(hub: Hub) -> None:
+    """However soon the stop follows the search, the search ends at once: with
+    nothing played if it had not begun, else with its best move so far."""
+    session = hub.open()
+    for attempt in range(20):
+        gid = session.ask({"cmd": "new", "game": "reversi"})["game_id"]
+        reply = session.handle({"id": attempt, "cmd": "play", "game_id": gid, "seconds": 60})
+        if attempt % 2:
+            time.sleep(0.001 * attempt)
+        assert session.ask({"cmd": "stop", "request": attempt})["stopped"] == 1
+        answer = reply.result(PROMPT)  # type: ignore[union-attr]
+        assert answer["ok"] or answer["error"]["type"] == "Interrupted", answer
+        assert not answer["ok"] or answer["interrupted"] is True
+        session.ask({"cmd": "close", "game_id": gid})
 
 
 def test_limits_of_a_session_and_of_the_server() -> None:

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 MAX_LIST = 100_000
 """The most moves a ``legal`` or ``hint`` answer lists (``limit`` may ask for fewer)."""
+MAX_COUNT = 1_000_000
+"""``legal`` counts moves up to this many (a crowded Phutball board has more jump
+paths than anything can count); past it, ``"more": true``."""
 MAX_SECONDS = 60.0
 """The longest search budget a ``play`` or ``hint`` may ask for."""
 MAX_ITERATIONS = 100_000_000
@@ -181,7 +184,8 @@ def legal(session: Session, request: Answer) -> Answer:
         if len(moves) >= limit:
             break
         moves.append(str(move))
-    return {"moves": moves, "count": game.legal_moves.count()}
+    count = game.legal_moves.count(limit=MAX_COUNT)
+    return {"moves": moves, "count": min(count, MAX_COUNT), "more": count > MAX_COUNT}
 
 
 def _free(slot: Slot) -> Game[Any]:
@@ -338,7 +342,8 @@ def play(session: Session, request: Answer) -> Union[Answer, Job]:
         return {"game_id": slot.game_id, "played": str(played), "effects": change,
                 **state(game), **_search_info(player), "value": best.value}
 
-    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5))
+    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5,
+                             on_stop=player.stop))
 
 
 def hint(session: Session, request: Answer) -> Job:
@@ -360,7 +365,8 @@ def hint(session: Session, request: Answer) -> Job:
                 "moves": [{"move": str(s.move), "visits": s.visits, "value": s.value}
                           for s in stats[:limit]], **_search_info(player)}
 
-    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5))
+    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5,
+                             on_stop=player.stop))
 
 
 def _player(session: Session, request: Answer) -> Any:

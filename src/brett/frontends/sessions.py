@@ -115,17 +115,22 @@ class Slot:
 
 class Job:
     """A search of a session, run by the hub's pool: ``work(job)`` gives the answer's
-    fields (a long call inside it stops with :class:`~brett.Stopped` when the job is
-    stopped); :attr:`answer` resolves to the whole answer."""
+    fields; :attr:`answer` resolves to the whole answer.  A job stops in one of two
+    ways: by its :class:`~brett.Stopper` (a perft inside ``work`` raises
+    :class:`~brett.Stopped`), or, for a tree search that keeps its best move, by
+    ``on_stop`` (the player's ``stop()``), asked again on every tick until the
+    search has ended, so a stop that comes before the search has begun is not lost."""
 
     def __init__(self, session: Session, request: Answer, slot: Slot,
-                 work: Callable[[Job], Answer], limit: float) -> None:
+                 work: Callable[[Job], Answer], limit: float,
+                 on_stop: Optional[Callable[[], None]] = None) -> None:
         self.session = session
         self.ident = request.get("id")
         self.cmd: str = request["cmd"]
         self.slot = slot
         self.work = work
         self.limit = limit
+        self.on_stop = on_stop   # a tree search's own stop (it keeps its best move)
         self.wants_progress = bool(request.get("progress"))
         self.report: Optional[Callable[[], Answer]] = None  # progress fields, while running
         self.answer: Future[Answer] = Future()
@@ -147,6 +152,8 @@ class Job:
                 "done" if self._state == "waiting" else self._state)
         if waiting:
             self._finish(error_answer(self.ident, Interrupted(self.reason)))
+        elif self.on_stop is not None:
+            self.on_stop()
 
     def run(self) -> None:
         """In a worker thread of the hub's pool."""
@@ -157,8 +164,11 @@ class Job:
         self.session.hub.job_started(self)
         self.started = self.next_progress = time.monotonic()
         try:
-            with self.stopper:
+            if self.on_stop is not None:   # stopped by on_stop: it keeps its best move
                 fields = self.work(self)
+            else:
+                with self.stopper:
+                    fields = self.work(self)
             answer: Answer = {"id": self.ident, "ok": True, **fields}
         except Stopped:
             answer = error_answer(self.ident, Interrupted(self.reason))
@@ -395,6 +405,8 @@ class Hub:
         for job in running:
             if job.started is not None and now - job.started > job.limit:
                 job.stop(f"{job.cmd} stopped after {job.limit:g} s: the server's limit")
+            elif job.stopper.stopped and job.on_stop is not None:
+                job.on_stop()   # again: the search may not have begun at the first stop
             event = job.progress()
             if event is not None:
                 job.session.emit(event)
