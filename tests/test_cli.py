@@ -88,8 +88,8 @@ def test_options_before_or_after_the_game() -> None:
     (["play", "reversi", "--seats", "level:two"], "from 1 to 10"),
     (["play", "reversi", "--seats", "human,"], "'' is not a seat"),
     # the game's own options, read by its from_cli: never a traceback
-    (["perft", "reversi", "--depth", "1", "--holes", "²"], "reversi"),
-    (["perft", "schuft", "--depth", "1", "--first-player", "²"], "schuft"),
+    (["perft", "reversi", "--depth", "1", "--holes", "²"], "hole '²'"),
+    (["perft", "schuft", "--depth", "1", "--first-player", "²"], "first_player='²'"),
     (["perft", "reversi", "--depth", "1", "--workers", "0"], "--workers"),
     (["perft", "reversi", "--depth", "1", "--checkpoint", "/dev/null/run.jsonl"],
      "--checkpoint /dev/null/run.jsonl"),
