@@ -182,6 +182,7 @@ def _add_record_commands(commands: Any) -> None:
 ENGINE_COMMANDS = {
     "gtp": "a GTP engine for Reversi (for Quarry, GoGui, match runners)",
     "nboard": "an engine for the NBoard protocol (the NBoard Othello GUI)",
+    "match": "a match between engines: GTP, NBoard or brett's own players",
 }
 """Commands of their own modules (``frontends/<name>.py``: ``add_arguments``, ``run``)."""
 
