@@ -129,10 +129,12 @@ class GtpEngine:
             return f"?{ident} unknown command\n\n"
         try:
             result = handler(words[1:])
-        except GtpError as exc:
+        except (GtpError, BrettError, ValueError, OverflowError) as exc:
             return f"?{ident} {_one_line(str(exc))}\n\n"
-        except (BrettError, ValueError, OverflowError) as exc:
-            return f"?{ident} {_one_line(str(exc))}\n\n"
+        except Exception as exc:  # a defect: say so, and keep answering the controller
+            print(f"brett gtp: internal error in {words[0]!r}: {type(exc).__name__}: {exc}",
+                  file=sys.stderr, flush=True)
+            return f"?{ident} internal error: {_one_line(str(exc))}\n\n"
         return f"={ident} {result}".rstrip(" ") + "\n\n"
 
     # ---- administrative commands
