@@ -193,7 +193,9 @@ def test_a_misbehaving_engine_loses_and_the_match_goes_on(tmp_path: Path, mode: 
     assert processes_with(str(tmp_path)) == []     # the hanging engine was killed too
 
 
-def test_ctrl_c_keeps_the_finished_games_and_ends_the_engines(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_keeps_the_finished_games_and_ends_the_engines(tmp_path: Path,
+                                                              stop: signal.Signals) -> None:
     output = tmp_path / "games.sgf"
     proc = subprocess.Popen(brett_command("match", "random", fake(tmp_path, "hang"),
                                           "--games", "50", "--timeout", "2",
@@ -204,7 +206,7 @@ def test_ctrl_c_keeps_the_finished_games_and_ends_the_engines(tmp_path: Path) ->
         while not output.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert output.exists()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
@@ -229,6 +231,8 @@ def test_ctrl_c_keeps_the_finished_games_and_ends_the_engines(tmp_path: Path) ->
      "brett: error: record 1: GGF has no blocked squares"),
     (["random", BRETT_NBOARD, "--holes", "b2"], "brett: error: brett: NBoard engines get GGF"),
     (["random", "random", "--openings", "/nonexistent"], "brett: error: --openings"),
+    (["random", f"gtp:{sys.executable} -c 'raise SystemExit(4)'"],
+     "brett: error: /"),    # ... -c 'raise SystemExit(4)' did not start as a GTP engine
 ])
 def test_errors_before_the_match(tmp_path: Path, args: list[str], message: str) -> None:
     result = subprocess.run(brett_command("match", *args), capture_output=True, text=True,
@@ -236,6 +240,8 @@ def test_errors_before_the_match(tmp_path: Path, args: list[str], message: str) 
     assert result.returncode == 2, result.stdout
     assert result.stderr.startswith(message), result.stderr
     assert result.stderr.count("\n") == 1
+    if "SystemExit" in args[-1]:
+        assert result.stderr.endswith("did not start as a GTP engine: exited (code 4)\n")
 
 
 def test_an_engine_that_cannot_play_the_board_stops_the_match() -> None:

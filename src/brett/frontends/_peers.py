@@ -26,7 +26,7 @@ from typing import IO, Any, Optional, TextIO
 
 from ..errors import BrettError
 from ..reversi import Reversi, ReversiMove
-from ._engine import MAX_LINE, colour_name, peer_square
+from ._engine import MAX_LINE, colour_name, peer_square, search
 
 START_SECONDS = 30.0
 """The least time an engine gets to start and answer its first command."""
@@ -166,8 +166,6 @@ class BrettSeat(Seat):
         self.name, self.player = spec, player
 
     def choose(self, game: Reversi, player: int) -> str:
-        from ._engine import search
-
         if hasattr(self.player, "analyse"):
             return str(search(self.player, game)[0].move)
         return str(self.player.choose(game))
@@ -177,6 +175,7 @@ class ProcessSeat(Seat):
     """An engine in a subprocess."""
 
     quit_command: Optional[str] = "quit"
+    protocol = ""
 
     def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO],
                  label: str) -> None:
@@ -187,7 +186,12 @@ class ProcessSeat(Seat):
     def start(self) -> None:
         if self.process is None:
             self.process = EngineProcess(self.argv, self.label, self.log)
-            self.handshake(self.process)
+            try:
+                self.handshake(self.process)
+            except Gone as exc:
+                self.restart()
+                raise BrettError(f"{shlex.join(self.argv)[:80]} did not start as a "
+                                 f"{self.protocol} engine: {exc}") from None
 
     def handshake(self, process: EngineProcess) -> None:
         """What the protocol says first."""
@@ -221,6 +225,8 @@ class GtpSeat(ProcessSeat):
     """An engine that speaks GTP: ``play`` for the opponent's moves, forced passes left
     out, ``genmove`` for its own, ``time_settings 0 S 1`` and ``time_left`` when the
     match gives S seconds a move."""
+
+    protocol = "GTP"
 
     def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO], label: str,
                  seconds: Optional[float]) -> None:
@@ -327,6 +333,7 @@ class NBoardSeat(ProcessSeat):
     for every move (``PA`` for passes), ``go`` for its own."""
 
     tells_passes = True
+    protocol = "NBoard"
 
     def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO], label: str,
                  depth: int) -> None:
@@ -415,7 +422,8 @@ def make_seat(spec: str, budget: Budget, seed: Optional[int], log: Optional[Text
     if colon and kind in ("gtp", "nboard"):
         argv = _argv(value, spec)
     else:
-        argv, kind = _argv(text, spec), _detect(_argv(text, spec), budget, log, label)
+        argv = _argv(text, spec)
+        kind = _detect(argv, budget, log, label)
     if kind == "gtp":
         return GtpSeat(argv, budget.timeout, log, label, budget.seconds)
     return NBoardSeat(argv, budget.timeout, log, label, budget.depth)

@@ -20,6 +20,8 @@ import argparse
 import contextlib
 import datetime
 import math
+import signal
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -308,6 +310,8 @@ def _openings(args: argparse.Namespace, base: Reversi) -> list[Opening]:
     openings = read_openings(args.openings, args.opening_plies, base)
     if not openings:
         raise BrettError(f"--openings {args.openings}: no Reversi opening in it")
+    for opening in openings:   # every one playable, before the first game
+        _start_of(opening)
     return openings
 
 
@@ -331,6 +335,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     base = Reversi.from_cli(args)
     openings = _openings(args, base)
     out_format = _output_format(args.output)
+    _check_output(out_format, _start_of(openings[0]))
     with _log_file(args.log) as log:
         seats: list[Seat] = []
         try:
@@ -370,7 +375,7 @@ def _match(args: argparse.Namespace, seats: tuple[Seat, Seat], openings: list[Op
 
     print(f"match: {names[0]} vs {names[1]}, {args.games} games", file=out, flush=True)
     try:
-        with progress.ticking(status):
+        with progress.ticking(status), _terminate_as_interrupt():
             for number in range(1, args.games + 1):
                 state["game"] = number
                 flip = (number - 1) % 2 == 1
@@ -393,11 +398,35 @@ def _match(args: argparse.Namespace, seats: tuple[Seat, Seat], openings: list[Op
         print(tally.summary(), file=out, flush=True)
         kept = f", kept in {args.output}" if args.output and records else ""
         raise Interrupted(f"{tally.games} games finished{kept}") from None
+    except BrettError:   # an engine that cannot go on: what was played stands
+        progress.done()
+        print(tally.summary(), file=out, flush=True)
+        raise
     finally:
         progress.done()
     print(tally.summary(), file=out, flush=True)
     if args.output:
         print(f"{len(records)} games written to {args.output}", file=out, flush=True)
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP (a closed terminal, ``kill``) stop the match as Ctrl-C
+    does: the engines are ended and the finished games kept."""
+    signals = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = [signal.signal(number, interrupt) for number in signals]
+    try:
+        yield
+    finally:
+        for number, handler in zip(signals, previous, strict=True):
+            signal.signal(number, handler)
 
 
 def _output_format(path: Optional[str]) -> str:
@@ -407,6 +436,16 @@ def _output_format(path: Optional[str]) -> str:
     if kind not in OUTPUTS:
         raise BrettError(f"--output {path}: a .sgf, .ggf or .json file")
     return kind
+
+
+def _check_output(kind: str, game: Reversi) -> None:
+    """Refuse, before any game, a format that cannot hold the games (GGF: no
+    blocked squares, no octagon)."""
+    from ..ggf import write_ggf
+    from ..record import Record
+
+    if kind == "ggf":
+        write_ggf([Record.from_game(game)])
 
 
 def _write(records: list[Any], path: str, kind: str) -> None:
