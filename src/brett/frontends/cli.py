@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import math
 import os
 import random
@@ -115,6 +116,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"brett {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_record_commands(commands)
+    _add_engine_commands(commands, argv)
     for command, text in (("perft", "count move sequences to a depth"),
                           ("play", "play a game in the terminal"),
                           ("bench", "random playouts per second")):
@@ -175,6 +177,21 @@ def _add_record_commands(commands: Any) -> None:
             sub.add_argument(flag, metavar="FILE", help=f"WTHOR {table} names (default: "
                              f"NAME.{flag[2:].upper()} or WTHOR.{flag[2:].upper()} beside "
                              f"the archive)")
+
+
+ENGINE_COMMANDS = {
+    "gtp": "a GTP engine for Reversi (for Quarry, GoGui, match runners)",
+    "nboard": "an engine for the NBoard protocol (the NBoard Othello GUI)",
+    "match": "a match between engines: GTP, NBoard or brett's own players",
+}
+"""Commands of their own modules (``frontends/<name>.py``: ``add_arguments``, ``run``)."""
+
+
+def _add_engine_commands(commands: Any, argv: Sequence[str]) -> None:
+    for name, text in ENGINE_COMMANDS.items():
+        sub = commands.add_parser(name, help=text, description=text)
+        if name in argv:  # only the command used is imported, for its options
+            importlib.import_module(f"{__package__}.{name}").add_arguments(sub)
 
 
 def _loader_for(cls: Any) -> Callable[[argparse.Namespace], Any]:
@@ -748,6 +765,8 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
         args = build_parser(argv).parse_args(argv)
         if args.command in RECORD_COMMANDS:
             RECORD_COMMANDS[args.command](args, out, err)
+        elif args.command in ENGINE_COMMANDS:
+            importlib.import_module(f"{__package__}.{args.command}").run(args, out, err)
         else:
             commands[args.command](_load_game(args), args, out, err)
     except BrettError as exc:

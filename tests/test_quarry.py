@@ -1,0 +1,233 @@
+"""Quarry, the GTK frontend, plays a whole game of ``brett gtp`` against GRhino's
+``gtp-rhino`` on a virtual X display (Xvfb), driven by xdotool as a person would
+drive it; the test reads the final board off a screenshot (ImageMagick's
+``import``), saves the game from Quarry's menu and replays Quarry's SGF in brett.
+
+Quarry keeps its engines in ``~/.quarry`` (a section per engine, named by the
+engine's ``name`` and ``version`` answers, and the engines of a new game under
+``[New Game Parameters]``): the test writes one in a temporary HOME.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import brett
+from peers import peer
+
+GRID = bytes((0xCC, 0xEE, 0xBB))      # Quarry's Reversi grid colour (set in the config)
+GAME_SECONDS = 300
+
+
+def quarry_config(rhino: str) -> str:
+    brett_name = f"brett {brett.__version__}"
+    return f'''# Quarry configuration written by brett's tests
+[GTP Engine "{brett_name}"]
+Screen name format\t= "%n %v"
+Name\t\t\t= "brett"
+Version\t\t\t= "{brett.__version__}"
+Command line\t\t= "{sys.executable} -m brett gtp --level 3"
+Supported games\t\t= "Reversi"
+
+[GTP Engine "GTP GRhino 0.16.1"]
+Screen name format\t= "%n %v"
+Name\t\t\t= "GTP GRhino"
+Version\t\t\t= "0.16.1"
+Command line\t\t= "{rhino} --level 1"
+Supported games\t\t= "Reversi"
+
+[Reversi Board Appearance]
+Use background texture\t= false
+Background color\t= "#087834"
+Grid and labels color\t= "#cceebb"
+
+[New Game Parameters]
+Game\t\t\t= "Reversi"
+White player name\t= "w"
+White is computer\t= true
+Engine playing white\t= "GTP GRhino 0.16.1"
+Black player name\t= "b"
+Black is computer\t= true
+Engine playing black\t= "{brett_name}"
+
+[New Reversi Game Parameters]
+Board size\t\t= 8
+Time control type\t= 1
+Time limit for game\t= 01:00
+'''
+
+
+class Display:
+    """An Xvfb server on a free display, and the tools that act on it."""
+
+    def __init__(self, folder: Path) -> None:
+        read, write = os.pipe()
+        self.server = subprocess.Popen([peer("Xvfb"), "-displayfd", str(write), "-screen", "0",
+                                        "1280x1024x24", "-nolisten", "tcp"],
+                                       pass_fds=[write], stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as pipe:
+            self.name = f":{pipe.readline().strip()}"
+        self.env = {**os.environ, "DISPLAY": self.name, "HOME": str(folder)}
+        self.xdotool, self.importer = peer("xdotool"), peer("import")
+
+    def tool(self, *args: str, timeout: float = 60) -> str:
+        return subprocess.run([self.xdotool, *args], env=self.env, capture_output=True,
+                              text=True, timeout=timeout).stdout
+
+    def window(self, pattern: str, timeout: float = 120) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = self.tool("search", "--name", pattern).split()
+            if found:
+                return found[-1]
+            time.sleep(0.2)
+        raise AssertionError(f"no window {pattern!r} on {self.name}")
+
+    def keys(self, window: str, *keys: str) -> None:
+        """Keys to a window (no window manager: the focus is given by hand)."""
+        self.tool("windowfocus", "--sync", window)
+        self.tool("key", "--delay", "50", *keys)
+
+    def type(self, window: str, text: str) -> None:
+        self.tool("windowfocus", "--sync", window)
+        self.tool("type", "--delay", "20", text)
+
+    def screenshot(self, path: Path | None = None) -> tuple[int, int, bytes]:
+        """The screen as raw RGB (and as a PNG at ``path``)."""
+        raw = subprocess.run([self.importer, "-window", "root", "-depth", "8", "ppm:-"],
+                             env=self.env, capture_output=True, check=True, timeout=60).stdout
+        if path is not None:
+            subprocess.run([self.importer, "-window", "root", str(path)], env=self.env,
+                           check=True, timeout=60)
+        header = re.match(rb"P6\s+(\d+)\s+(\d+)\s+255\s", raw)
+        assert header, raw[:20]
+        return int(header[1]), int(header[2]), raw[header.end():]
+
+    def close(self) -> None:
+        self.server.kill()
+        self.server.wait()
+
+
+def _lines(counts: list[int]) -> list[float]:
+    """The middles of runs of indices whose count is near the largest."""
+    top = max(counts)
+    runs: list[list[int]] = []
+    for i, count in enumerate(counts):
+        if top and count >= 0.6 * top:
+            if runs and i - runs[-1][-1] <= 2:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+    return [sum(run) / len(run) for run in runs]
+
+
+def board_on_screen(width: int, height: int, pixels: bytes) -> dict[str, int]:
+    """The discs Quarry shows: grid lines in the grid colour, each cell's colour
+    sampled off its centre (the last move's mark is a cross at the centre)."""
+    rows = [pixels[y * width * 3:(y + 1) * width * 3] for y in range(height)]
+    ys = _lines([_count(row) for row in rows])
+    assert len(ys) == 9, f"no board on the screen: {ys}"
+    y0 = int(ys[0]) + 3   # just under the top line: the cells' edges, no disc
+    xs = _lines([int(rows[y0][x * 3:x * 3 + 3] == GRID) for x in range(width)])
+    assert len(xs) == len(ys) == 9, (xs, ys)
+    board = {}
+    for r in range(8):
+        for c in range(8):
+            x = int(xs[c] + 0.7 * (xs[c + 1] - xs[c]))
+            y = int(ys[r] + 0.7 * (ys[r + 1] - ys[r]))
+            red, green, _ = (sum(rows[y + dy][(x + dx) * 3 + k] for dy in (-1, 0, 1)
+                                 for dx in (-1, 0, 1)) // 9 for k in range(3))
+            if green > red + 40:
+                continue                       # the green board: empty
+            board[f"{'abcdefgh'[c]}{r + 1}"] = 0 if red < 128 else 1
+    return board
+
+
+def _count(row: bytes) -> int:
+    return sum(1 for x in range(0, len(row), 3) if row[x:x + 3] == GRID) if GRID in row else 0
+
+
+def replay_quarry_sgf(text: str) -> tuple[brett.Reversi, dict[str, str]]:
+    """Quarry's SGF: moves in SGF coordinates (``fe`` is f5), forced passes left out
+    (two moves of one colour in a row)."""
+    headers = dict(re.findall(r"\b(PB|PW|RE|SZ|GM)\[([^\]]*)\]", text))
+    game = brett.Reversi()
+    for colour, point in re.findall(r";([BW])\[([a-h]{2})\]", text):
+        if "BW".index(colour) != game.turn:
+            game.push("pass")     # raises unless the pass was forced
+        game.push(f"{point[0]}{ord(point[1]) - ord('a') + 1}")
+    return game, headers
+
+
+def wait_for_the_end(display: Display) -> dict[str, int]:
+    """The board on screen once it shows a finished game, twice in a row."""
+    deadline = time.monotonic() + GAME_SECONDS
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            board = board_on_screen(*display.screenshot())
+        except AssertionError:     # the board is not drawn yet
+            board = None
+        if board is not None and board == last and _over(board):
+            return board
+        last = board
+        time.sleep(1.0)
+    raise AssertionError(f"the game did not end in {GAME_SECONDS} s: {last}")
+
+
+def _over(board: dict[str, int]) -> bool:
+    rows = ["".join("xo"[board[f"{f}{r}"]] if f"{f}{r}" in board else "-"
+                    for f in "abcdefgh") for r in range(1, 9)]
+    return brett.Reversi.from_position("/".join(rows) + " x").is_over()
+
+
+def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
+    quarry, rhino = peer("quarry"), peer("gtp-rhino")
+    (tmp_path / ".quarry").write_text(quarry_config(rhino))
+    display = Display(tmp_path)
+    app = subprocess.Popen([quarry, f"--gtp-log={tmp_path}/gtp"], env=display.env,
+                           cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        display.keys(display.window("^Quarry Control Center$"), "alt+n")    # New Game
+        new_game = display.window("^New Game$")
+        display.keys(new_game, "alt+f")                                     # Forward
+        display.keys(new_game, "alt+p")                                     # Play
+        board = wait_for_the_end(display)
+        display.screenshot(tmp_path / "quarry.png")
+        game_window = display.window(r" vs\. ")
+        display.keys(game_window, "ctrl+shift+s")                           # Save As
+        dialog = display.window("^Save As")
+        saved = tmp_path / "game.sgf"
+        display.keys(dialog, "ctrl+a")
+        display.type(dialog, str(saved))
+        display.keys(dialog, "Return")
+        deadline = time.monotonic() + 60
+        while not saved.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        display.keys(game_window, "ctrl+q")
+        app.wait(60)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        display.close()
+    game, headers = replay_quarry_sgf(saved.read_text())
+    assert (headers["GM"], headers["SZ"]) == ("2", "8")
+    assert headers["PB"] == f"brett {brett.__version__}" and headers["PW"] == "GTP GRhino 0.16.1"
+    assert game.is_over()
+    assert board == game.piece_map()          # the screen shows the game Quarry saved
+    black, white = game.discs()
+    assert headers["RE"] == ("0" if black == white else
+                             f"{'B' if black > white else 'W'}+{abs(black - white)}")
+    # Quarry's log of its dialogue with brett (written when Quarry quits)
+    logs = [p.read_text() for p in tmp_path.glob("gtp.*")]
+    [log] = [text for text in logs if "= brett" in text]
+    assert "> time_settings 60 0 0" in log and "> time_left black " in log
+    assert "> genmove black" in log and not re.search(r"^\s*\?", log, re.MULTILINE)
