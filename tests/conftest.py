@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import random
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -88,6 +89,25 @@ def advance(game: Any, plies: int, seed: int, decision: bool = True) -> Any:
     while decision and game.is_chance_node():
         game.push(random_move(game, rng))
     return game
+
+
+def in_threads(work: Callable[[int], None], count: int) -> list[BaseException]:
+    """Run ``work(i)`` for i in 0..count-1 in as many threads at once, and wait for
+    them; what escaped each (a thread's failure must fail the test that started it)."""
+    errors: list[BaseException] = []
+
+    def guarded(index: int) -> None:
+        try:
+            work(index)
+        except BaseException as exc:  # handed to the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
 
 
 def reference_vectors(game: str) -> list[dict[str, Any]]:

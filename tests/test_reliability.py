@@ -25,7 +25,7 @@ import pytest
 
 import brett
 from brett import records
-from conftest import advance, needs_cython
+from conftest import advance, in_threads, needs_cython
 from test_stop import thread_cpu_clock
 
 NAMES = ["reversi", "focus", "phutball", "schuft"]
@@ -58,22 +58,14 @@ def test_threads_share_one_game_for_searches(name: str, backend: str) -> None:
     playouts = (30, 40) if backend == "cython" else (3, 8)
     stats = game.random_playouts(playouts[0], seed=4, max_plies=playouts[1])
     results: list[Any] = []
-    errors: list[BaseException] = []
 
     def work(i: int) -> None:
-        try:
-            for _ in range(3):
-                results.append(("perft", game.perft(depth)))
-                results.append(("playouts", game.random_playouts(playouts[0], seed=4,
-                                                                 max_plies=playouts[1])))
-        except BaseException as exc:  # collected: a thread's failure must fail the test
-            errors.append(exc)
+        for _ in range(3):
+            results.append(("perft", game.perft(depth)))
+            results.append(("playouts", game.random_playouts(playouts[0], seed=4,
+                                                             max_plies=playouts[1])))
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = in_threads(work, 4)
     assert not errors, errors
     assert {r for kind, r in results if kind == "perft"} == {expected}
     assert {r for kind, r in results if kind == "playouts"} == {stats}
@@ -86,7 +78,6 @@ def test_threads_mutating_one_game_never_corrupt_it(name: str, backend: str) -> 
     BrettError; the moves on the stack always replay to the position."""
     game = fresh(name, backend)
     base = len(game.move_stack)
-    errors: list[BaseException] = []
     stop = time.monotonic() + 1.0
 
     def work(seed: int) -> None:
@@ -104,15 +95,8 @@ def test_threads_mutating_one_game_never_corrupt_it(name: str, backend: str) -> 
                         game.push(rng.choice(moves))
             except brett.BrettError:
                 pass  # EmptyStackError too, when the other thread took the last move
-            except BaseException as exc:
-                errors.append(exc)
-                return
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = in_threads(work, 2)
     assert not errors, errors
     replay = game.copy()
     while replay.move_stack:

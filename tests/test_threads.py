@@ -10,6 +10,7 @@ loads as an equal game.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import pickle
 import random
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 import brett
-from conftest import SETUPS, advance, setup_factory
+from conftest import SETUPS, advance, in_threads, setup_factory
 
 CALLS_PER_THREAD = 300
 SECONDS = 0.8
@@ -82,7 +83,6 @@ def readings(game: Any, rng: random.Random) -> list[Callable[[], Any]]:
 
 def race(game: Any, seed: int) -> list[BaseException]:
     """Two threads, each calling random mutations and readings of ``game``."""
-    errors: list[BaseException] = []
     deadline = time.monotonic() + SECONDS
     start = threading.Barrier(2)
 
@@ -93,20 +93,10 @@ def race(game: Any, seed: int) -> list[BaseException]:
         for _ in range(CALLS_PER_THREAD):
             if time.monotonic() > deadline:
                 return
-            try:
+            with contextlib.suppress(brett.BrettError):  # anything else escapes
                 rng.choice(calls)()
-            except brett.BrettError:
-                pass
-            except BaseException as exc:  # collected: only BrettError may escape
-                errors.append(exc)
-                return
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return errors
+    return in_threads(work, 2)
 
 
 def check_consistent(game: Any) -> None:

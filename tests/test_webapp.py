@@ -147,6 +147,13 @@ class Player:
         self.page.wait_for_function(
             f"() => document.querySelectorAll('#moves .move').length > {moves_after}")
 
+    def play_first_move(self, engine: Any) -> None:
+        """Click the engine's first legal move, and make it in the engine too (the
+        page then shows one move more)."""
+        move = next(iter(engine.legal_moves))
+        self.enter(engine._click_path(move), len(engine.move_stack) + 1)
+        engine.push(move)
+
     def press(self, button: str) -> None:
         self.page.click(button)
         self.idle()
@@ -242,9 +249,7 @@ def test_a_whole_reversi_game_by_clicks(person: Player) -> None:
     engine = brett.Reversi()
     assert person.targets() == first_clicks(engine) == {"d3", "c4", "f5", "e6"}
     while not engine.is_over():
-        move = next(iter(engine.legal_moves))
-        person.enter(engine._click_path(move), len(engine.move_stack) + 1)
-        engine.push(move)
+        person.play_first_move(engine)
         assert person.position() == engine.position()
         if not engine.is_over():
             assert person.offers() == first_clicks(engine)
@@ -437,9 +442,7 @@ def test_two_pages_at_once(people: Any) -> None:
     quick.new_game("reversi")
     engine = brett.Reversi()
     for turn in range(4):
-        move = next(iter(engine.legal_moves))
-        quick.enter(engine._click_path(move), turn + 1)
-        engine.push(move)
+        quick.play_first_move(engine)
         assert quick.position() == engine.position()
         if turn == 0:  # answered while the other page's search runs
             assert slow.visible("#thinking") and slow.moves() == []
@@ -536,10 +539,8 @@ def test_export_and_import_records(people: Any, tmp_path: Path) -> None:
     one, other = people(), people()
     one.new_game("reversi")
     engine = brett.Reversi()
-    for turn in range(5):
-        move = next(iter(engine.legal_moves))
-        one.enter(engine._click_path(move), turn + 1)
-        engine.push(move)
+    for _ in range(5):
+        one.play_first_move(engine)
     one.page.click("#records summary")
     sgf = download(one, "sgf", tmp_path)
     saved = download(one, "json", tmp_path)
@@ -594,10 +595,8 @@ def test_history_navigation(person: Player) -> None:
     person.new_game("reversi")
     engine = brett.Reversi()
     positions = [engine.position()]
-    for turn in range(6):
-        move = next(iter(engine.legal_moves))
-        person.enter(engine._click_path(move), turn + 1)
-        engine.push(move)
+    for _ in range(6):
+        person.play_first_move(engine)
         positions.append(engine.position())
     played = person.moves()
     person.page.click('#moves button[data-ply="2"]')
@@ -646,10 +645,8 @@ def test_history_navigation(person: Player) -> None:
 def test_reload_and_reconnect_keep_the_game(person: Player) -> None:
     person.new_game("reversi")
     engine = brett.Reversi()
-    for turn in range(3):
-        move = next(iter(engine.legal_moves))
-        person.enter(engine._click_path(move), turn + 1)
-        engine.push(move)
+    for _ in range(3):
+        person.play_first_move(engine)
     person.page.reload()
     person.page.wait_for_selector("#board svg")
     person.idle()

@@ -34,10 +34,9 @@ from .protocol import (
     state,
     text,
 )
-from .sessions import Job
 
 if TYPE_CHECKING:
-    from .sessions import Answer, Session, Slot
+    from .sessions import Answer, Job, Session, Slot
 
 MAX_LIST = 100_000
 """The most moves a ``legal`` or ``hint`` answer lists (``limit`` may ask for fewer)."""
@@ -314,7 +313,7 @@ def perft(session: Session, request: Answer) -> Job:
             done, nodes = done + 1, nodes + count
         return {"depth": depth, "nodes": nodes}
 
-    return session.start(Job(session, request, slot, work, session.limits.perft_seconds))
+    return session.search(request, slot, work, session.limits.perft_seconds)
 
 
 def play(session: Session, request: Answer) -> Union[Answer, Job]:
@@ -342,8 +341,8 @@ def play(session: Session, request: Answer) -> Union[Answer, Job]:
         return {"game_id": slot.game_id, "played": str(played), "effects": change,
                 **state(game), **_search_info(player), "value": best.value}
 
-    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5,
-                             on_stop=player.stop))
+    return session.search(request, slot, work, session.limits.search_seconds + 5,
+                          on_stop=player.stop)
 
 
 def hint(session: Session, request: Answer) -> Job:
@@ -365,8 +364,8 @@ def hint(session: Session, request: Answer) -> Job:
                 "moves": [{"move": str(s.move), "visits": s.visits, "value": s.value}
                           for s in stats[:limit]], **_search_info(player)}
 
-    return session.start(Job(session, request, slot, work, session.limits.search_seconds + 5,
-                             on_stop=player.stop))
+    return session.search(request, slot, work, session.limits.search_seconds + 5,
+                          on_stop=player.stop)
 
 
 def _player(session: Session, request: Answer) -> Any:

@@ -31,6 +31,7 @@ from typing import Any, Optional, Union
 
 from .. import Stopped, Stopper
 from ..game import Game
+from .commands import COMMANDS, unknown_command
 from .protocol import (
     Interrupted,
     LimitExceeded,
@@ -214,8 +215,6 @@ class Session:
     def handle(self, raw: Any) -> Reply:
         """The answer to one request (text, bytes or a parsed object), or for a
         search its future.  Never raises."""
-        from .commands import COMMANDS, unknown_command
-
         self.seen = time.monotonic()
         ident: Any = None
         try:
@@ -273,6 +272,12 @@ class Session:
         self.stop(lambda job: job.slot is slot, reason)
 
     # ---- searches
+    def search(self, request: Answer, slot: Slot, work: Callable[[Job], Answer], limit: float,
+               on_stop: Optional[Callable[[], None]] = None) -> Job:
+        """Start a search on ``slot``'s game (see :class:`Job`): it runs in the
+        hub's pool; its answer comes through the job's future."""
+        return self.start(Job(self, request, slot, work, limit, on_stop))
+
     def start(self, job: Job) -> Job:
         with self.jobs_lock:
             if len(self.jobs) >= self.limits.searches:
