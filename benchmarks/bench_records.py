@@ -19,12 +19,11 @@ import pytest
 
 import brett
 from _figures import Figures, needs_cython, per_second
-from brett.formats import read_records, write_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
+from brett.records import Record, read_records, write_records
+from brett.records.ggf import read_ggf, write_ggf
+from brett.records.sgf import read_sgf, write_sgf
+from brett.records.wthor import read_wthor, write_wthor
 from brett.reversi import Reversi
-from brett.sgf import read_sgf, write_sgf
-from brett.wthor import read_wthor, write_wthor
 
 RESULTS = Figures("Records", [])
 YEAR = 10_000

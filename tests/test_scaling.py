@@ -26,12 +26,11 @@ from typing import Any, NamedTuple
 import pytest
 
 import brett
-from brett.formats import read_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
-from brett.records import load_record, to_dict
-from brett.sgf import read_sgf
-from brett.wthor import read_wthor, write_wthor
+from brett.records import Record, load_record, to_dict
+from brett.records import read as read_records
+from brett.records.ggf import read_ggf, write_ggf
+from brett.records.sgf import read_sgf
+from brett.records.wthor import read_wthor, write_wthor
 from conftest import BACKENDS, NO_EXTENSIONS, needs_cython
 from fuzz.readers import on_core
 

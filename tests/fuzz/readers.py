@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import brett
-from brett.formats import read_records, write_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
-from brett.records import dump, load, load_record
-from brett.sgf import read_sgf, write_sgf
-from brett.wthor import read_wthor, write_wthor
+from brett.records import Record, dump, load, load_record
+from brett.records import read as read_records
+from brett.records import write as write_records
+from brett.records.ggf import read_ggf, write_ggf
+from brett.records.sgf import read_sgf, write_sgf
+from brett.records.wthor import read_wthor, write_wthor
 
 
 @contextlib.contextmanager
