@@ -89,6 +89,9 @@ def parse_type(text: str) -> GgfType:
                                      f"and a (anti)")
         if token.group(1):
             size = int(token.group(1))
+            if size not in range(4, 17, 2):
+                raise InvalidRecordError(f"TY[{text[:20]}]: GGF types of a size, r[N] (random "
+                                         f"start), s, k and a: the size is even, 4 to 16")
         elif token.group(2) is not None:
             random = int(token.group(2) or 0)
         else:
@@ -184,11 +187,11 @@ def _records(stream: Optional[IO[str]], prefix: str, text: str = "") -> Iterator
         where, end = unit.where, unit.end
         if unit.lead:
             if pending:
-                raise where.error(0, f"the archive line before announces {count} games "
+                raise where.error(where.base, f"the archive line before announces {count} games "
                                   f"and holds {count - pending}")
             count = pending = int(unit.lead)
             if count not in (1, 2):
-                raise where.error(0, f"an archive line holds 1 game or 2 (synchro), "
+                raise where.error(where.base, f"an archive line holds 1 game or 2 (synchro), "
                                   f"not {count}")
             pair += count == 2
         record = _game(unit.text, unit.begin, unit.end, where)
@@ -196,7 +199,7 @@ def _records(stream: Optional[IO[str]], prefix: str, text: str = "") -> Iterator
             pending -= 1
             if count == 2:
                 if SYNCHRO in record.headers:
-                    raise where.error(0, f"a {SYNCHRO} header in a synchro archive line")
+                    raise where.error(where.base, f"a {SYNCHRO} header in a synchro archive line")
                 record.headers[SYNCHRO] = f"{pair}.{2 - pending}"
         yield record
     if pending:
@@ -251,8 +254,8 @@ def _variant(start: str, game: Reversi, headers: dict[str, str], where: Where) -
     the ``Type`` header dropped when it says no more than the writer writes."""
     kind = _checked_type(headers.get("Type", str(game.size)), where)
     if kind.size is not None and kind.size != game.size:
-        raise where.error(0, f"TY[{headers['Type'][:20]}] is a game on {kind.size}x{kind.size}, "
-                          f"BO[] a {game.size}x{game.size} board")
+        raise where.error(where.base, f"TY[{headers['Type'][:20]}] is a game on "
+                          f"{kind.size}x{kind.size}, BO[] a {game.size}x{game.size} board")
     if kind.anti:
         start = _anti(start, where)
     if headers.get("Type") == default_type(game.size, kind.anti):
@@ -264,7 +267,7 @@ def _checked_type(text: str, where: Where) -> GgfType:
     try:
         return parse_type(text)
     except InvalidRecordError as exc:
-        raise where.error(0, str(exc)) from None
+        raise where.error(where.base, str(exc)) from None
 
 
 def default_type(size: int, anti: bool) -> str:
@@ -277,7 +280,7 @@ def _anti(start: str, where: Where) -> str:
     try:
         return Reversi.from_position(f"{start} anti").position()
     except BrettError:
-        raise where.error(0, "TY[..a]: anti-Reversi is not available in this brett") from None
+        raise where.error(where.base, "TY[..a]: not an anti-Reversi position") from None
 
 
 def _start(start: str, where: Where, offset: int) -> Reversi:

@@ -3,7 +3,7 @@ chess's EPD).
 
 A line is the game's name, its position string, then annotations, each
 ``; name value`` (a value with spaces, ``;`` or ``"`` is written in double
-quotes, with ``\\"`` and ``\\\\`` inside); ``#`` starts a comment line::
+quotes, with ``\\"``, ``\\\\``, ``\\n`` and ``\\r`` inside); ``#`` starts a comment line::
 
     reversi ---------/... x; id "problem 1"; moves "f5;d6"
 
@@ -41,6 +41,7 @@ MOVES = "moves"
 _TOKEN = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))', re.S)
 _UNESCAPE = re.compile(r"\\(.)", re.S)
 _BARE = re.compile(r'[^\s;"\\]+')
+_ESCAPES = {"n": "\n", "r": "\r"}
 
 
 def read_positions(text: str) -> list[Record]:
@@ -109,7 +110,7 @@ def _token(text: str, at: int, what: str) -> tuple[str, int]:
     if match is None:
         raise InvalidRecordError(f"expected {what} at {text[at:at + 20].strip()!r}")
     if match.group(1) is not None:
-        return _UNESCAPE.sub(r"\1", match.group(1)), match.end()
+        return _UNESCAPE.sub(_unescape, match.group(1)), match.end()
     return match.group(2), match.end()
 
 
@@ -142,12 +143,15 @@ def _line(record: Any, number: int) -> str:
     return "".join(parts) + "\n"
 
 
+def _unescape(match: re.Match[str]) -> str:
+    return _ESCAPES.get(match.group(1), match.group(1))
+
+
 def _quoted(text: str) -> str:
     if _BARE.fullmatch(text):
         return text
-    if "\n" in text or "\r" in text:
-        raise InvalidRecordError(f"{text[:20]!r}: an annotation is one line")
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace(
+        "\n", "\\n").replace("\r", "\\r") + '"'
 
 
 __all__ = ["MAX_LINE", "iter_positions", "position_lines", "read_positions", "write_positions"]

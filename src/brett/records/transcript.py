@@ -103,6 +103,9 @@ def _line(record: Any, number: int) -> str:
             record.start != START:
         raise InvalidRecordError(f"record {number}: a transcript holds an Othello game from "
                                  f"the standard 8x8 start")
+    if not record.root.children:
+        raise InvalidRecordError(f"record {number}: a transcript without a move is a blank "
+                                 f"line, which readers skip")
     return "".join(str(m) for m in record.moves if not m.is_pass) + "\n"
 
 
