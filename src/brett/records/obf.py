@@ -87,7 +87,7 @@ def _problem(text: str, comment: str) -> Record:
         if move in seen:
             raise InvalidRecordError(f"{move} is scored twice")
         seen.add(move)
-        value = int(score)
+        value = int(score.strip())
         node = Node(move, "", {"score": f"{value:+d}"}, [], record.root)
         record.root.children.append(node)
     return record

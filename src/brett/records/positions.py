@@ -80,9 +80,8 @@ def _record(line: str) -> Record:
         raise InvalidRecordError(f"bad position: {exc}") from None
     headers = _annotations(annotations[0]) if annotations else {}
     moves = headers.pop(MOVES, None)
-    line_of_play = moves.split(";") if moves else []
-    replay(GAMES[name], start, line_of_play)
-    return Record(name, start, headers, line=line_of_play)
+    game = replay(GAMES[name], start, moves.split(";") if moves else [])
+    return Record(name, start, headers, line=[str(move) for move in game.move_stack])
 
 
 def _annotations(text: str) -> dict[str, str]:

@@ -21,9 +21,9 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, Optional
 
-from ..errors import BrettError, InvalidRecordError
+from ..errors import BrettError, IllegalMoveError, InvalidRecordError
 from ..reversi import Reversi
 from ._io import Source, lines, open_text, source_name
 from .record import Record
@@ -48,19 +48,30 @@ def iter_transcripts(source: Source) -> Iterator[Record]:
 
 
 def _records(stream: IO[str], prefix: str) -> Iterator[Record]:
+    game = Reversi()  # one game replays every line (a transcript may be a few moves)
     for number, line in lines(stream, MAX_LINE, "transcript", prefix):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            yield parse_transcript(line)
+            yield parse_transcript(line, game)
         except InvalidRecordError as exc:
             raise InvalidRecordError(f"{prefix}line {number}: {exc}") from None
 
 
-def parse_transcript(text: str) -> Record:
-    """The record of one transcript, each move replayed (passes inserted)."""
-    game = Reversi()
+def parse_transcript(text: str, game: Optional[Reversi] = None) -> Record:
+    """The record of one transcript, each move replayed (passes inserted) on
+    ``game`` (a new game at the start when not given; left as it was)."""
+    game = game if game is not None else Reversi()
     moves: list[str] = []
+    try:
+        _play(text, game, moves)
+    finally:
+        for _ in moves:
+            game.pop()
+    return Record("reversi", START, {}, line=moves)
+
+
+def _play(text: str, game: Reversi, moves: list[str]) -> None:
     at, end = 0, len(text.rstrip(" \t,\r\n"))
     while at < end:
         match = _MOVE.match(text, at)
@@ -71,20 +82,20 @@ def parse_transcript(text: str) -> Record:
         if square is None:
             moves.append(_push(game, "pass", at))
         else:
-            square = square.lower()
-            if square not in {str(m) for m in game.legal_moves} and \
-                    [str(m) for m in game.legal_moves] == ["pass"]:
-                moves.append(_push(game, "pass", at))  # left out, as WTHOR does
-            moves.append(_push(game, square, at))
+            try:
+                moves.append(str(game.push(square.lower())))
+            except IllegalMoveError:  # the side to move could not move: the pass left out
+                moves.append(_push(game, "pass", at, square.lower()))
+                moves.append(_push(game, square.lower(), at))
         at = match.end()
-    return Record("reversi", START, {}, line=moves)
 
 
-def _push(game: Reversi, move: str, at: int) -> str:
+def _push(game: Reversi, move: str, at: int, shown: str = "") -> str:
     try:
         return str(game.push(move))
     except BrettError as exc:
-        raise InvalidRecordError(f"column {at + 1}: {move} does not replay: {exc}") from None
+        raise InvalidRecordError(f"column {at + 1}: {shown or move} does not replay: "
+                                 f"{exc}") from None
 
 
 def write_transcripts(records: Iterable[Record]) -> str:
