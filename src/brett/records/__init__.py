@@ -26,7 +26,8 @@ path or an open file) and writing records:
 
 from __future__ import annotations
 
-from .files import FORMATS, format_of, read, stream, write
+from . import files
+from .files import format_of, read, stream, write
 from .json import (
     MAX_RECORD,
     dump,
@@ -38,6 +39,9 @@ from .json import (
 )
 from .record import Node, Record, Step, replay
 from .result import ENDINGS, Result, parse_result
+
+FORMATS = files.FORMATS
+"""Each record format's extension and name (the formats :func:`read` knows)."""
 
 __all__ = ["ENDINGS", "FORMATS", "MAX_RECORD", "Node", "Record", "Result", "Step", "dump",
            "format_of", "from_dict", "load", "load_record", "parse_result", "read",
