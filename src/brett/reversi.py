@@ -230,6 +230,7 @@ class Reversi(Game[ReversiMove]):
         self._holes = tuple(sorted(hole_set))
         state = (n, _bits(discs[0]), _bits(discs[1]), _bits(hole_set | cuts), 0)
         self._setup(state, rng)
+        self._core.set_anti(anti)  # type: ignore[attr-defined]
 
     # ---- set-up helpers
     def _setup_shape(self, n: int, octagon: bool) -> None:
@@ -509,6 +510,7 @@ class Reversi(Game[ReversiMove]):
                  _bits(sq for sq, c in enumerate(flat) if c == "o"), _bits(blocked),
                  0 if parts[1] == "x" else 1)
         game._setup(state)
+        game._core.set_anti(anti)  # type: ignore[attr-defined]
         return game
 
     def __str__(self) -> str:
