@@ -229,5 +229,6 @@ class ReversiCore(PyCore):
 
     def clone(self, history: bool) -> ReversiCore:
         new = super().clone(history)
+        assert isinstance(new, ReversiCore)
         new._anti = self._anti
-        return new  # type: ignore[return-value]
+        return new
