@@ -205,7 +205,7 @@ def test_stats_check_reports_each_disagreement(tmp_path: Path) -> None:
     assert main(["stats", str(tmp_path / "g.ggf"), "--check"], out, err) == 0
     lines = out.getvalue().splitlines()
     assert lines[0].startswith(f"{tmp_path / 'g.ggf'}: game 1: the result")
-    assert "results checked: 2 games with a result, 1 disagree with the board" in lines
+    assert "results checked: 2 games with a known result, 1 disagree with the board" in lines
 
 
 # ------------------------------------------------------------------ GGF types

@@ -707,7 +707,8 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
             for done, record in enumerate(stream(path, args.source, args.jou, args.trn), 1):
                 game = record.game()
                 _tally(record.game_name, game, games, wins)
-                if args.check and record.result is not None:
+                if args.check and record.result is not None and \
+                        record.result.ending != "unknown":
                     checked += 1
                     found = record.check_result()
                     disagreements += bool(found)
@@ -725,7 +726,7 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         print(f"{name}: {_count(count, 'game')}, average length {plies / count:.1f} moves; wins: "
               f"{won or 'none'}; draws {draws}; unfinished {unfinished}", file=out)
     if args.check:
-        print(f"results checked: {_count(checked, 'game')} with a result, "
+        print(f"results checked: {_count(checked, 'game')} with a known result, "
               f"{disagreements:,} disagree with the board", file=out)
 
 
