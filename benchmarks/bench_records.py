@@ -7,11 +7,14 @@ Reading a year of WTHOR games: 10,000 random legal 8x8 games written with
 integer layer), on the compiled core.  And every reader's speed in megabytes a
 second on inputs dense with moves (the figures of docs/records.md, "Limits and
 costs"): whole Reversi games in SGF, GGF and a JSON file, one long Phutball game
-in JSON and SGF.  Figures, not timed asserts.
+in JSON and SGF.  And a GGS archive streamed game by game (``iter_ggf``) against
+the same games read whole (``read_ggf``): time a game and the traced peak.  Figures,
+not timed asserts.
 """
 
 from __future__ import annotations
 
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +22,17 @@ import pytest
 
 import brett
 from _figures import Figures, needs_cython, per_second
-from brett.formats import read_records, write_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
+from brett.records import Record
+from brett.records import read as read_records
+from brett.records import write as write_records
+from brett.records.ggf import iter_ggf, read_ggf, write_ggf
+from brett.records.sgf import read_sgf, write_sgf
+from brett.records.wthor import read_wthor, write_wthor
 from brett.reversi import Reversi
-from brett.sgf import read_sgf, write_sgf
-from brett.wthor import read_wthor, write_wthor
 
-RESULTS = Figures("Records", [])
+RESULTS = Figures("Records", [("GGS archive: time a game streamed / read whole",
+                               "GGS archive streamed: µs a game",
+                               "GGS archive read whole: µs a game")])
 YEAR = 10_000
 
 
@@ -93,3 +99,47 @@ def test_read_a_megabyte(benchmark: Any, inputs: dict[str, tuple[Any, Any, int]]
     records = benchmark.pedantic(lambda: read(data), rounds=3, iterations=1)
     assert records
     RESULTS[f"{reader}: read MB/s"] = per_second(benchmark, size / 2**20)
+
+
+ARCHIVE = 21_000  # games: archive lines of one game and synchro pairs, alternating
+
+
+@pytest.fixture(scope="module")
+def ggs_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    records = _reversi_games()[:200]
+    lines = []
+    for number in range(ARCHIVE // 3 * 2):
+        first = records[number % 200]
+        if number % 2:
+            pair = [Record("reversi", first.start, {**first.headers, "Synchro": "1.1"},
+                           line=[str(m) for m in first.moves]),
+                    Record("reversi", first.start, {**first.headers, "Synchro": "1.2"},
+                           line=[str(m) for m in records[(number + 1) % 200].moves])]
+            lines.append(write_ggf(pair))
+        else:
+            lines.append("1 " + write_ggf([first]))
+    path = tmp_path_factory.mktemp("ggs") / "archive.ggf"
+    path.write_text("".join(lines))
+    return path
+
+
+@pytest.mark.parametrize("how", ["streamed", "read whole"])
+def test_read_a_ggs_archive(benchmark: Any, ggs_archive: Path, how: str) -> None:
+    """Microseconds a game, streamed from the file or read from its text in one
+    list (the reader of the GGF text as it was), and the traced peak of one read."""
+    text = ggs_archive.read_text()
+
+    def read() -> int:
+        if how == "streamed":
+            return sum(1 for _ in iter_ggf(ggs_archive))
+        return len(read_ggf(text))
+
+    games = benchmark.pedantic(read, rounds=3, iterations=1)
+    assert games == ARCHIVE
+    RESULTS[f"GGS archive {how}: µs a game"] = benchmark.stats.stats.min / games * 1e6
+    tracemalloc.start()
+    try:
+        read()
+        RESULTS[f"GGS archive {how}: peak MB"] = tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()

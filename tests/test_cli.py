@@ -312,8 +312,8 @@ def test_a_closed_pipe_ends_quietly() -> None:
 
 # ------------------------------------------------------------------ record files
 def _archive(folder: Path, games: int) -> list[Any]:
-    from brett.record import Record
-    from brett.wthor import write_wthor
+    from brett.records import Record
+    from brett.records.wthor import write_wthor
 
     records = []
     for seed in range(games):
@@ -326,7 +326,7 @@ def _archive(folder: Path, games: int) -> list[Any]:
 
 
 def test_convert_between_every_format(tmp_path: Path) -> None:
-    from brett.formats import read_records
+    from brett.records import read as read_records
 
     records = _archive(tmp_path, 12)
     chain = ["WTH_2026.wtb", "a.ggf", "b.json", "c.sgf", "d.json", "e.wtb"]
@@ -383,7 +383,8 @@ def test_stats_and_replay(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["convert", "missing.json", "out.json"], "cannot read"),
-    (["convert", "in.txt", "out.json"], "unknown record format 'txt'"),
+    (["convert", "in.doc", "out.json"], "unknown record format 'doc'"),
+    (["convert", "in.txt", "out.json"], r"in.txt: line 1: column 1: 'x' is not a square"),
     (["replay", "in.json", "--game", "3"], "the file holds 1 game"),
     (["stats", "bad.ggf"], "bad.ggf: line 1, column 1"),
     (["replay", "in.json", "--svg", "in.txt"], "--svg in.txt: a file, not a folder"),
@@ -393,6 +394,7 @@ def test_stats_and_replay(tmp_path: Path) -> None:
 ])
 def test_record_command_errors(tmp_path: Path, args: list[str], message: str) -> None:
     (tmp_path / "in.txt").write_text("x")
+    (tmp_path / "in.doc").write_text("x")
     (tmp_path / "in.json").write_text(brett.dump(brett.Reversi()))
     (tmp_path / "bad.ggf").write_text("nonsense")
     result = subprocess.run([sys.executable, "-m", "brett", *args], capture_output=True,
@@ -402,7 +404,7 @@ def test_record_command_errors(tmp_path: Path, args: list[str], message: str) ->
 
 
 def test_stats_shows_progress_on_a_terminal(tmp_path: Path) -> None:
-    from brett.wthor import write_wthor
+    from brett.records.wthor import write_wthor
 
     records = _archive(tmp_path, 10)
     write_wthor(records * 3000, tmp_path / "WTH_2026.wtb")  # seconds to replay

@@ -30,8 +30,9 @@ from typing import Any, Optional, TypeVar
 import pytest
 
 import brett
-from brett.formats import read_records, write_records
-from brett.record import Record
+from brett.records import Record
+from brett.records import read as read_records
+from brett.records import write as write_records
 from conftest import needs_cython
 from test_cli import brett_cli
 

@@ -25,9 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import brett
-from brett.record import Record
-from brett.records import dump, load_record
-from brett.sgf import read_sgf, write_sgf
+from brett.records import Record, dump, load_record
+from brett.records.sgf import read_sgf, write_sgf
 from fuzz.readers import CHECKS, mutate, on_core, run, samples
 
 CASES = int(os.environ.get("BRETT_FUZZ_CASES", "1500"))

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 import brett
 from brett.errors import BrettError, InvalidRecordError
-from brett.ggf import MAX_GGF, read_ggf, write_ggf
-from brett.record import Record
+from brett.records import Record
+from brett.records.ggf import MAX_GGF, read_ggf, write_ggf
 
 START = "---------------------------O*------*O--------------------------- *"
 NBOARD = f"""(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[kameoko]PW[Edax (delta)]

@@ -1,4 +1,4 @@
-"""brett.record (headers, tree of moves) and the WTHOR archive format, on both cores."""
+"""brett.records (headers, tree of moves) and the WTHOR archive format, on both cores."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 import brett
 import brett.records
 from brett.errors import BrettError, InvalidRecordError
-from brett.formats import read_records, write_records
-from brett.ggf import MAX_GGF, read_ggf
-from brett.record import CHUNK, Node, Record
-from brett.records import MAX_RECORD
-from brett.wthor import read_wthor, write_wthor
+from brett.records import MAX_RECORD, Node, Record
+from brett.records import read as read_records
+from brett.records import write as write_records
+from brett.records._io import CHUNK
+from brett.records.ggf import MAX_GGF, read_ggf
+from brett.records.wthor import read_wthor, write_wthor
 from conftest import SETUPS, advance
 from fuzz.readers import on_core
 
@@ -267,11 +268,17 @@ needs_devices = pytest.mark.skipif(not (Path("/dev/zero").exists() and hasattr(o
 
 @needs_devices
 @pytest.mark.parametrize("fmt", ["json", "sgf", "ggf", "wtb"])
-def test_an_endless_device_is_refused_at_the_limit(fmt: str) -> None:
-    """A device announces no size: it is read in chunks up to the format's limit
-    (it was read whole: a MemoryError)."""
-    with pytest.raises(InvalidRecordError, match=r"/dev/zero: more than [0-9,]+ bytes"):
-        read_records("/dev/zero", fmt)
+def test_an_endless_device_is_refused_at_once(fmt: str) -> None:
+    """A device announces no size: it is streamed, and refused at its first byte
+    that no record starts with (it was read whole: a MemoryError)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidRecordError, match=r"^/dev/zero: "):
+            read_records("/dev/zero", fmt)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * CHUNK
 
 
 def _pipe(path: Path, data: bytes) -> threading.Thread:
@@ -296,8 +303,9 @@ def test_a_pipe_is_read_in_chunks_up_to_the_limit(tmp_path: Path) -> None:
     writer = _pipe(tmp_path / "one.json", brett.dump(record).encode())
     assert read_records(tmp_path / "one.json") == [record]
     writer.join(10)
-    writer = _pipe(tmp_path / "big.json", b" " * (MAX_RECORD + CHUNK))
-    with pytest.raises(InvalidRecordError, match=r"big\.json: more than 67,108,864 bytes"):
+    writer = _pipe(tmp_path / "big.json", b" " * CHUNK + b'{"a": "' + b"x" * MAX_RECORD)
+    with pytest.raises(InvalidRecordError, match=r"big\.json: line 1, column 1048577: "
+                                                 r"more than 67,108,864 characters"):
         read_records(tmp_path / "big.json")
     writer.join(10)
     assert not writer.is_alive()
@@ -310,7 +318,8 @@ def test_a_json_file_is_read_record_by_record(tmp_path: Path) -> None:
     bad = good.replace('"moves": [', '"moves": ["a1", ')
     path = tmp_path / "games.json"
     cases = [(f"[{good}, {bad}, this is not JSON", r"record 2: move 1 \('a1'\) does not"),
-             (f"[{good}, {good},]", "line 1, column [0-9]+: a record expected after ','"),
+             (f"[{good}, {good},]",
+              "line 1, column [0-9]+: not valid JSON: a record expected after ','"),
              (f" [{good} {good}]", "expected ',' or ']' after record 1"),
              (f"[{good}] x", "extra data"), (f"{good} x", "extra data"),
              ("[", "not valid JSON"), ("", "not valid JSON"), ("[" * 100_000, "not valid")]

@@ -567,3 +567,71 @@ def test_moves_flips_and_results_follow_the_rules(backend: str, options: dict[st
         else:
             game.apply_action(game.move_to_action(move))
         assert game.position() == expected_after(position, move)
+
+
+# ---------------------------------------------------------------- anti-Reversi
+def test_anti_reversi_by_hand() -> None:
+    """4x4 anti-Reversi: the moves are Reversi's (perft 1 and 2 from the start
+    counted by hand: 4 first moves, each with 3 replies), the winner the one
+    with fewer discs."""
+    for depth, count in ((1, 4), (2, 12)):
+        assert Reversi(size=4, anti=True).perft(depth) == count
+    game = Reversi.from_position("xxxx/xxxx/xxxx/xxxo o n=4 anti")
+    assert game.is_over() and game.outcome().winners == (1,)  # White: 1 disc to 15
+    assert Reversi.from_position("xxxx/xxxx/xxxx/xxxo o n=4").outcome().winners == (0,)
+    assert game.returns() == [-1.0, 1.0]
+    with pytest.raises(InvalidPositionError):
+        Reversi(anti="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("size", [4, 6, 8, 10])
+def test_anti_reversi_twins_agree(size: int, backend: str) -> None:
+    """Perft and random games of anti-Reversi on both twins: the same counts as
+    Reversi, and the wins of the other side."""
+    anti, plain = Reversi.twin(backend)(size=size, anti=True), Reversi.twin(backend)(size=size)
+    depth = 5 if size <= 8 else 4
+    assert anti.perft(depth) == plain.perft(depth) == Reversi.twin("python")(
+        size=size, anti=True).perft(depth)
+    games = 300 if size <= 8 else 60
+    won, normal = anti.random_playouts(games, seed=size), plain.random_playouts(games, seed=size)
+    other = Reversi.twin("python")(size=size, anti=True).random_playouts(games, seed=size)
+    assert won.wins == normal.wins[::-1] == other.wins and won.draws == normal.draws
+    assert won.plies == normal.plies == other.plies
+    for seed in range(5):
+        game = Reversi.twin(backend)(size=size, anti=True)
+        game.random_playout(seed=seed)
+        black, white = game.discs()
+        outcome = game.outcome()
+        assert outcome is not None
+        assert outcome.winners == (() if black == white else (0,) if black < white else (1,))
+        again = pickle.loads(pickle.dumps(game))
+        assert again.anti and again.copy().anti and again == game
+
+
+def test_anti_reversi_searches_for_fewer_discs(backend: str) -> None:
+    """The tree search values the end by the anti winner: a move that ends the
+    game is worth a win under one rule and a loss under the other."""
+    from brett.ai import MCTSPlayer
+
+    for seed in range(50):  # a 4x4 game one move from its end, that move deciding it
+        game = Reversi.twin(backend)(size=4)
+        game.random_playout(seed=seed)
+        last = game.pop()
+        if game.legal_moves.count() != 1 or game.outcome() is not None:
+            continue
+        mover = game.current_player()
+        game.push(last)
+        outcome = game.outcome()
+        game.pop()
+        if outcome is None or not outcome.winners:
+            continue
+        values = []
+        for anti in (False, True):
+            board = Reversi.twin(backend).from_position(
+                game.position() + (" anti" if anti else ""))
+            [stats] = MCTSPlayer(seed=1, iterations=50).analyse(board)
+            values.append(stats.value)
+        won = outcome.winners == (mover,)
+        assert (values[0] > values[1]) == won, (seed, values)
+        return
+    raise AssertionError("no seeded 4x4 game ends with a single deciding move")

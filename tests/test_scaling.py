@@ -26,12 +26,14 @@ from typing import Any, NamedTuple
 import pytest
 
 import brett
-from brett.formats import read_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
-from brett.records import load_record, to_dict
-from brett.sgf import read_sgf
-from brett.wthor import read_wthor, write_wthor
+from brett.records import Record, load_record, to_dict
+from brett.records import read as read_records
+from brett.records.ggf import iter_ggf, read_ggf, write_ggf
+from brett.records.obf import read_obf, write_obf
+from brett.records.positions import read_positions, write_positions
+from brett.records.sgf import read_sgf
+from brett.records.transcript import read_transcripts, write_transcripts
+from brett.records.wthor import read_wthor, write_wthor
 from conftest import BACKENDS, NO_EXTENSIONS, needs_cython
 from fuzz.readers import on_core
 
@@ -106,6 +108,40 @@ def wthor_archive(size: int, folder: Path) -> Path:
     return path
 
 
+def ggs_archive(size: int, folder: Path) -> Path:
+    """GGS archive lines (a game, then a synchro pair), streamed from a file."""
+    pair = [Record.from_game(UNIT[0].game(), Synchro="1.1"),
+            Record.from_game(UNIT[1].game(), Synchro="1.2")]
+    unit = "1 " + write_ggf(UNIT[:1]) + write_ggf(pair)
+    path = folder / "archive.ggf"
+    path.write_text(unit * (size // len(unit)))
+    return path
+
+
+def _problem(seed: int) -> Record:
+    game = brett.Reversi()
+    game.random_playout(seed=seed, max_plies=20)
+    problem = Record("reversi", game.position())
+    for move in game.legal_moves:
+        problem.root.add(str(move), score="+2")
+    return problem
+
+
+def obf_problems(size: int, folder: Path) -> str:
+    unit = write_obf([_problem(seed) for seed in range(20)])
+    return unit * (size // len(unit))
+
+
+def position_list(size: int, folder: Path) -> str:
+    unit = write_positions(UNIT)
+    return unit * (size // len(unit))
+
+
+def transcripts(size: int, folder: Path) -> str:
+    unit = write_transcripts([Record.from_game(record.game()) for record in UNIT])
+    return unit * (size // len(unit))
+
+
 def _json_list(size: int) -> bytes:
     unit = ", ".join(json.dumps(to_dict(record)) for record in UNIT)
     return f"[{', '.join([unit] * (size // len(unit)))}]".encode()
@@ -151,6 +187,10 @@ READERS = {
     "wthor": Input(wthor_archive, lambda path: list(read_wthor(path))),
     "formats-file": Input(json_file, read_records),
     "formats-pipe": Input(json_pipe, read_pipe),
+    "ggs-stream": Input(ggs_archive, lambda path: list(iter_ggf(path))),
+    "obf": Input(obf_problems, read_obf),
+    "positions": Input(position_list, read_positions),
+    "transcripts": Input(transcripts, read_transcripts),
 }
 
 
@@ -214,9 +254,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-# Tests over ~5 s are slow: every size from 2 MB on, and WTHOR on the plain-Python
-# core from 1 MB on (a game is 68 bytes: 15,000 games a megabyte).
-HEAVY = {("wthor", "python")}
+# Tests over ~5 s are slow: every size from 2 MB on, and from 1 MB on the readers of
+# many small records: WTHOR on the plain-Python core (a game is 68 bytes: 15,000
+# games a megabyte), problems, position lists and transcripts (a line each).
+HEAVY = {("wthor", "python"), ("transcripts", "python"), ("positions", "python"),
+         ("obf", "python"), ("obf", "cython"), ("transcripts", "cython")}
 CASES = [pytest.param(reader, backend, megabytes,
                       id=f"{reader}-{backend}-{megabytes}-{2 * megabytes}MB",
                       marks=[*marks, *([pytest.mark.slow] if megabytes > 1

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import brett
 from brett.errors import InvalidRecordError
-from brett.record import Record
-from brett.sgf import MAX_NODES, MAX_SGF, read_sgf, write_sgf
+from brett.records import Record
+from brett.records.sgf import MAX_NODES, MAX_SGF, read_sgf, write_sgf
 from conftest import BACKENDS, NO_EXTENSIONS
 
 SETUPS: list[tuple[str, dict[str, Any]]] = [

@@ -23,9 +23,9 @@ import pytest
 import brett
 import brett.ai
 from brett.frontends.protocol import outcome
-from brett.ggf import read_ggf
 from brett.records import from_dict
-from brett.sgf import read_sgf
+from brett.records.ggf import read_ggf
+from brett.records.sgf import read_sgf
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # .ci/run sets BRETT_REQUIRE_BROWSER=1: there a missing browser fails, never skips.

@@ -316,6 +316,8 @@ def _reversi(game: Any, size: int, opts: _Options) -> str:
         status = f"game over, {result}: Black {b}, White {w}"
     else:
         status = f"{'Black' if game.turn == 0 else 'White'} to move: Black {b}, White {w}"
+    if game.anti:
+        status = f"anti-Reversi (fewer discs win): {status}"
     body += _captions([status], board_end + font * 1.2, width, font)
     return _document(width, board_end + font * 2.2, f"Reversi {game.position()}", body)
 

@@ -183,9 +183,11 @@ class Reversi(Game[ReversiMove]):
         GameOption("handicap_color", ("string",), "black", "who gets the handicap corners",
                    choices=("black", "white")),
         SEED_OPTION,
+        GameOption("anti", ("boolean",), False, "anti-Reversi: the player with fewer discs wins"),
     )
 
     _size: int
+    _anti: bool
     _octagon: bool
     _holes: tuple[int, ...]
     _pass: int
@@ -194,7 +196,8 @@ class Reversi(Game[ReversiMove]):
 
     def __init__(self, size: Optional[int] = None, board: str = "square",
                  holes: Union[int, str, Iterable[str]] = 0, handicap: int = 0,
-                 handicap_color: str = "black", seed: Optional[int] = None) -> None:
+                 handicap_color: str = "black", seed: Optional[int] = None,
+                 anti: bool = False) -> None:
         if not isinstance(board, str) or board not in ("square", "octagon"):
             raise InvalidPositionError(f"board={board!r}: expected 'square' or 'octagon'")
         octagon = board == "octagon"
@@ -211,7 +214,10 @@ class Reversi(Game[ReversiMove]):
         if not isinstance(handicap_color, str) or handicap_color not in ("black", "white"):
             raise InvalidPositionError(
                 f"handicap_color={handicap_color!r}: expected 'black' or 'white'")
+        if not isinstance(anti, bool):
+            raise InvalidPositionError(f"anti={anti!r}: expected True or False")
         rng = random.Random(seed_value(seed, error=InvalidPositionError))
+        self._anti = anti
         self._setup_shape(n, octagon)
         cuts = self._cut_squares()
         discs: list[set[int]] = [set(), set()]
@@ -224,6 +230,7 @@ class Reversi(Game[ReversiMove]):
         self._holes = tuple(sorted(hole_set))
         state = (n, _bits(discs[0]), _bits(discs[1]), _bits(hole_set | cuts), 0)
         self._setup(state, rng)
+        self._core.set_anti(anti)  # type: ignore[attr-defined]
 
     # ---- set-up helpers
     def _setup_shape(self, n: int, octagon: bool) -> None:
@@ -413,12 +420,19 @@ class Reversi(Game[ReversiMove]):
         b, w = self._core.discs()  # type: ignore[attr-defined]
         return (int(b), int(w))
 
+    @property
+    def anti(self) -> bool:
+        """Anti-Reversi: the player with fewer discs wins (the moves are the same)."""
+        return self._anti
+
     def outcome(self) -> Optional[Outcome]:
-        """None while the game runs; else winner by disc count, scores (black, white)."""
+        """None while the game runs; else the winner by disc count (more discs,
+        or fewer in anti-Reversi), scores (black, white)."""
         if self._core.player() != TERMINAL:
             return None
         black, white = self.discs()
-        winners: tuple[int, ...] = () if black == white else ((0,) if black > white else (1,))
+        winners: tuple[int, ...] = () if black == white else \
+            ((0,) if (black > white) != self._anti else (1,))
         state = self._core.get_state()
         full = (state[1] | state[2] | state[3]) == (1 << self._pass) - 1
         reason = "board full" if full else "neither player can move"
@@ -440,16 +454,19 @@ class Reversi(Game[ReversiMove]):
             text += " octagon"
         elif n != 8:
             text += f" n={n}"
-        return text
+        return text + " anti" * self._anti
 
     @classmethod
     def from_position(cls, position: str) -> Reversi:
         """The game at a position string (R7); :class:`InvalidPositionError` if malformed."""
         text = text_field(position, "a Reversi position", limit=400)
         parts = text.split()
+        anti = len(parts) > 2 and parts[-1] == "anti"
+        if anti:
+            parts.pop()
         if len(parts) not in (2, 3):
             raise InvalidPositionError(
-                f"position {text!r}: expected 'rows side [n=N|octagon]'")
+                f"position {text!r}: expected 'rows side [n=N|octagon] [anti]'")
         rows = parts[0].split("/")
         n = len(rows)
         octagon = False
@@ -479,6 +496,7 @@ class Reversi(Game[ReversiMove]):
             raise InvalidPositionError(
                 f"position {text!r}: side to move {parts[1]!r}, expected 'x' or 'o'")
         game = cls.__new__(cls)
+        game._anti = anti
         game._setup_shape(n, octagon)
         flat = "".join(rows)
         cuts = game._cut_squares()
@@ -492,6 +510,7 @@ class Reversi(Game[ReversiMove]):
                  _bits(sq for sq, c in enumerate(flat) if c == "o"), _bits(blocked),
                  0 if parts[1] == "x" else 1)
         game._setup(state)
+        game._core.set_anti(anti)  # type: ignore[attr-defined]
         return game
 
     def __str__(self) -> str:
@@ -537,6 +556,8 @@ class Reversi(Game[ReversiMove]):
         parser.add_argument("--handicap-color", choices=("black", "white"), default="black",
                             help="who gets the handicap corners (default black)")
         parser.add_argument("--seed", type=int, help="seed for random holes (and random players)")
+        parser.add_argument("--anti", action="store_true",
+                            help="anti-Reversi: the player with fewer discs wins")
 
     @classmethod
     def from_cli(cls, args: argparse.Namespace) -> Reversi:
@@ -544,7 +565,8 @@ class Reversi(Game[ReversiMove]):
         if isinstance(holes, str) and ascii_digits(holes.strip()):
             holes = int(holes)
         return cls(size=args.size, board=args.board, holes=holes, handicap=args.handicap,
-                   handicap_color=args.handicap_color, seed=args.seed)
+                   handicap_color=args.handicap_color, seed=args.seed,
+                   anti=getattr(args, "anti", False))
 
 
 def _bits(squares: Iterable[int]) -> int:

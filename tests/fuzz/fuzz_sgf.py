@@ -1,4 +1,4 @@
-"""Coverage-guided fuzzing of SGF (brett.sgf.read_sgf):
+"""Coverage-guided fuzzing of SGF (brett.records.sgf.read_sgf):
 ``python tests/fuzz/fuzz_sgf.py -max_total_time=30`` (see target.py)."""
 
 from target import main

@@ -1,4 +1,5 @@
-"""Coverage-guided fuzzing of WTHOR archives with their name tables (brett.wthor.read_wthor):
+"""Coverage-guided fuzzing of WTHOR archives with their name tables
+(brett.records.wthor.read_wthor):
 ``python tests/fuzz/fuzz_wthor.py -max_total_time=30`` (see target.py)."""
 
 from target import main

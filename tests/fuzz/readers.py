@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import os
 import random
 import tempfile
@@ -21,12 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import brett
-from brett.formats import read_records, write_records
-from brett.ggf import read_ggf, write_ggf
-from brett.record import Record
-from brett.records import dump, load, load_record
-from brett.sgf import read_sgf, write_sgf
-from brett.wthor import read_wthor, write_wthor
+from brett.records import Record, dump, load, load_record
+from brett.records import read as read_records
+from brett.records import write as write_records
+from brett.records.ggf import iter_ggf, read_ggf, write_ggf
+from brett.records.obf import read_obf, write_obf
+from brett.records.positions import read_positions, write_positions
+from brett.records.sgf import read_sgf, write_sgf
+from brett.records.transcript import read_transcripts, write_transcripts
+from brett.records.wthor import read_wthor, write_wthor
 
 
 @contextlib.contextmanager
@@ -88,11 +92,39 @@ def samples() -> dict[str, list[bytes]]:
         "ggf": [write_ggf(ggf).encode(), write_ggf([small]).encode()],
         "wthor": [_wthor(whole, Black="Ann", White="Bob", Event="Cup", Date="2026"),
                   _wthor([_played("reversi", 9, 20, size=10)])],
+        "ggs": [_archive(ggf).encode()],
+        "obf": [write_obf([_problem(whole[0], 20), _problem(_played("reversi", 4, 9, size=6), 0)])
+                .encode()],
+        "positions": [write_positions([reversi, phutball, focus, Record.from_game(
+            _played("schuft", 1, 8, players=3, seed=4), note='a "quoted" ; text')]).encode()],
+        "transcript": [write_transcripts([Record.from_game(g) for g in whole]).encode()
+                       + b"F5 D6 C3\n# a comment\n"],
         "formats": [b"json " + dump(reversi).encode(),
                     b"json [" + b", ".join(dump(r).encode() for r in (small, focus)) + b"]",
                     b"sgf " + write_sgf([phutball]).encode(),
-                    b"ggf " + write_ggf([small]).encode()],
+                    b"ggf " + write_ggf([small]).encode(),
+                    b"obf " + write_obf([_problem(whole[1], 30)]).encode(),
+                    b"pos " + write_positions([phutball]).encode(),
+                    b"txt " + write_transcripts([Record.from_game(whole[2])]).encode()],
     }
+
+
+def _archive(records: list[Record]) -> str:
+    """GGS archive lines: one game, then a synchro pair."""
+    pair = [Record.from_game(records[0].game(), Synchro="1.1"),
+            Record.from_game(records[1].game(), Synchro="1.2")]
+    return "1 " + write_ggf(records[:1]) + write_ggf(pair)
+
+
+def _problem(game: Any, plies: int) -> Record:
+    """An Edax problem: the position after ``plies`` moves, its moves scored."""
+    position = brett.Reversi.from_position(game.start_position())
+    for move in game.move_stack[:plies]:
+        position.push(move)
+    problem = Record("reversi", position.position())
+    for number, move in enumerate(position.legal_moves):
+        problem.root.add(str(move), score=f"{10 - 4 * number:+d}")
+    return problem
 
 
 def _wthor(games: list[Any], **headers: str) -> bytes:
@@ -134,6 +166,27 @@ def check_ggf(data: bytes) -> None:
     assert read_ggf(write_ggf(records)) == records
 
 
+def check_ggs(data: bytes) -> None:
+    """GGF read from a file object as a stream (archive lines, synchro pairs)."""
+    records = list(iter_ggf(io.BytesIO(data)))
+    assert list(iter_ggf(io.StringIO(write_ggf(records)))) == records
+
+
+def check_obf(data: bytes) -> None:
+    records = read_obf(data.decode("utf-8", "replace"))
+    assert read_obf(write_obf(records)) == records
+
+
+def check_positions(data: bytes) -> None:
+    records = read_positions(data.decode("utf-8", "replace"))
+    assert read_positions(write_positions(records)) == records
+
+
+def check_transcript(data: bytes) -> None:
+    records = read_transcripts(data.decode("utf-8", "replace"))
+    assert read_transcripts(write_transcripts(records)) == records
+
+
 def check_wthor(data: bytes) -> None:
     """WTHOR keeps the moves and the scores; names lose what the writer's table
     width cuts (19 bytes and a NUL)."""
@@ -172,7 +225,8 @@ def _folder() -> Path:
 
 CHECKS: dict[str, Callable[[bytes], None]] = {
     "json": check_json, "sgf": check_sgf, "ggf": check_ggf, "wthor": check_wthor,
-    "formats": check_formats,
+    "formats": check_formats, "ggs": check_ggs, "obf": check_obf, "positions": check_positions,
+    "transcript": check_transcript,
 }
 
 
@@ -187,6 +241,8 @@ def run(name: str, data: bytes) -> None:
 TOKENS = [b"(", b")", b";", b"[", b"]", b"\\", b"{", b"}", b"\"", b",", b":", b"/", b" ",
           b"\n", b"\r", b"\0", b"\xff", "²".encode(), b"0", b"9" * 30, b"-1", b"B[", b"W[",
           b"C[", b"GM[", b"BO[", b"SZ[", b"PA", b"pass", b"MV[", b"\"moves\"", b"\"nodes\"",
+          b"1 ", b"2 ", b"TY[8a]", b"TY[s8]", b"RE[-2.00:r]", b"KM[", b"@@", b"%", b"#", b":+",
+          b"; moves ", b"reversi ", b"X;", b"\\n",
           b"[0, \"a1\", \"\", {}]", b"null", b"true", b"1e999", b"\"\\u0000\""]
 """Bytes that mean something to one of the readers."""
 

@@ -32,6 +32,7 @@ cdef class ReversiCore(CoreBase):
     cdef int n2              # squares; also the pass move
     cdef bint big            # mailbox (n >= 10) instead of bitboards
     cdef int mover           # 0 Black, 1 White
+    cdef bint anti           # anti-Reversi: fewer discs win (the moves are the same)
     cdef uint64_t zkey
     # bitboards (n <= 8), bit = row * 8 + col
     cdef uint64_t disc[2]

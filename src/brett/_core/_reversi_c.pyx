@@ -263,6 +263,7 @@ cdef class ReversiCore(CoreBase):
         new.n2 = self.n2
         new.big = self.big
         new.mover = self.mover
+        new.anti = self.anti
         new.zkey = self.zkey
         new.disc[0] = self.disc[0]
         new.disc[1] = self.disc[1]
@@ -511,7 +512,13 @@ cdef class ReversiCore(CoreBase):
             with nogil:
                 KERNELS.playouts8(black, white, player, playable, n, &rng, max_plies, res, &it)
         raise_if_stopped(&it)
+        if self.anti:  # the kernels count the more discs as the win
+            return [res[1], res[0]], res[2], res[3], res[4], rng
         return [res[0], res[1]], res[2], res[3], res[4], rng
+
+    def set_anti(self, bint anti):
+        """Anti-Reversi (fewer discs win) or not: winners change, moves do not."""
+        self.anti = anti
 
     # ------------------------------------------------ the search protocol
     # (_common.pxd) on a private clone, without the GIL.  A search action is a
@@ -555,7 +562,7 @@ cdef class ReversiCore(CoreBase):
         self._counts(&nb, &nw)
         if nb == nw:
             return 0
-        return 1 if nb > nw else 2
+        return 1 if (nb > nw) != self.anti else 2
 
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
         """One game of the playouts kernels (which copy the board)."""
@@ -569,5 +576,7 @@ cdef class ReversiCore(CoreBase):
             KERNELS.playouts8(self.disc[0], self.disc[1], self.mover, self.playable, 1, rng,
                              max_plies, res, &it)
         if res[0]:
-            return 1
-        return 2 if res[1] else 0
+            return 2 if self.anti else 1
+        if res[1]:
+            return 1 if self.anti else 2
+        return 0

@@ -219,4 +219,16 @@ class ReversiCore(PyCore):
 
     def _winners(self) -> tuple[int, ...]:
         black, white = self._cells.count(BLACK), self._cells.count(WHITE)
-        return () if black == white else ((0,) if black > white else (1,))
+        return () if black == white else ((0,) if (black > white) != self._anti else (1,))
+
+    _anti = False
+
+    def set_anti(self, anti: bool) -> None:
+        """Anti-Reversi (fewer discs win) or not: winners change, moves do not."""
+        self._anti = bool(anti)
+
+    def clone(self, history: bool) -> ReversiCore:
+        new = super().clone(history)
+        assert isinstance(new, ReversiCore)
+        new._anti = self._anti
+        return new

@@ -135,7 +135,8 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
 
 
 def _add_record_commands(commands: Any) -> None:
-    formats = "json, sgf, ggf or wtb (WTHOR)"
+    formats = "json, sgf, ggf, wtb (WTHOR), obf (Edax problems), pos (position list) or txt " \
+              "(Othello transcripts)"
     convert = commands.add_parser("convert", help="convert game records between formats",
                                   description="convert game records between formats "
                                               f"({formats}), chosen by extension")
@@ -158,6 +159,9 @@ def _add_record_commands(commands: Any) -> None:
                                             "files")
     stats.add_argument("inputs", nargs="+", metavar="FILE", help="record files")
     stats.add_argument("--from", dest="source", metavar="FORMAT", help="the files' format")
+    stats.add_argument("--check", action="store_true",
+                       help="compare each recorded result with the final board and report "
+                            "every disagreement")
     serve = commands.add_parser(
         "serve", help="the JSON Lines engine protocol on stdin/stdout, or the web app",
         description="answer JSON Lines requests on stdin, one response line each on "
@@ -620,23 +624,23 @@ def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
 
 # ------------------------------------------------------------------ record files
 def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..formats import format_of, read_records, write_records
+    from ..records import format_of, stream, write
 
-    records = read_records(args.input, args.source, args.jou, args.trn)
+    records = stream(args.input, args.source, args.jou, args.trn)
     target = Path(args.output)
     kind = format_of(target, args.target)
     # A new archive's name tables go beside it under its own name, never over a
     # WTHOR.JOU that may serve other years.
     tables = [target.with_suffix(".JOU"), target.with_suffix(".TRN")] if kind == "wtb" else []
     with _replacing(target, *tables) as (temporary, *temporary_tables):
-        try:
-            write_records(records, temporary, kind, *temporary_tables)
+        try:  # read and written game by game: the target is replaced once all went well
+            count = write(records, temporary, kind, *temporary_tables)
         except BrettError as exc:  # its message names the temporary file
             text = str(exc)
             for final, used in zip((target, *tables), (temporary, *temporary_tables), strict=True):
                 text = text.replace(os.fspath(used), os.fspath(final))
             raise BrettError(text) from None
-    print(f"{len(records)} game{'s' * (len(records) != 1)} written to {target}", file=out)
+    print(f"{count} game{'s' * (count != 1)} written to {target}", file=out)
 
 
 @contextlib.contextmanager
@@ -654,14 +658,11 @@ def _replacing(*targets: Path, sync: bool = True) -> Iterator[list[Path]]:
 
 
 def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..formats import read_records
+    from ..records import stream
     from ..render import svg
 
-    records = read_records(args.input, args.source, args.jou, args.trn)
-    if args.game is not None and not 1 <= args.game <= len(records):
-        raise BrettError(f"--game {args.game}: the file holds {_count(len(records), 'game')}")
-    chosen = [(args.game, records[args.game - 1])] if args.game else \
-        list(enumerate(records, 1))
+    if args.game is not None and args.game < 1:
+        raise BrettError(f"--game {args.game}: games are counted from 1")
     _not_empty(args.svg, "--svg", "a folder")
     folder = Path(args.svg) if args.svg else None
     if folder is not None:
@@ -672,54 +673,67 @@ def cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         except OSError as exc:
             raise BrettError(f"--svg {folder}: cannot make the folder: "
                              f"{exc.strerror or exc}") from None
-    written = 0
-    for number, record in chosen:
-        game = record.game_class.from_position(record.start)
-        moves = record.moves
-        players = " vs ".join(record.headers.get(k, "?") for k in ("Black", "White"))
-        if folder is None:
-            print(f"game {number}: {record.game_name}, {players}, {len(moves)} moves", file=out)
-            print(game, file=out)
-        for ply, move in enumerate([None, *moves]):
-            if move is not None:
-                game.push(move)
-            if folder is not None:
-                # Without fsync: thousands of pictures, each still whole or absent.
-                with _replacing(folder / f"game{number}-{ply:03d}.svg", sync=False) as paths:
-                    paths[0].write_text(svg(game), encoding="utf-8")
-                written += 1
-            elif move is not None:
-                print(f"{ply}. {move}", file=out)
-                print(game, file=out)
+    written = seen = 0
+    for number, record in enumerate(stream(args.input, args.source, args.jou, args.trn), 1):
+        seen = number
+        if args.game is not None and number != args.game:
+            continue
+        written += _replay_one(number, record, folder, out, svg)
+        if args.game is not None:
+            break
+    if args.game is not None and seen < args.game:
+        raise BrettError(f"--game {args.game}: the file holds {_count(seen, 'game')}")
     if folder is not None:
         print(f"{written} positions written to {folder}", file=out)
 
 
+def _replay_one(number: int, record: Any, folder: Optional[Path], out: TextIO,
+                svg: Callable[[Any], str]) -> int:
+    """Print (or draw into ``folder``) every position of one record; the
+    pictures written."""
+    game = record.game_class.from_position(record.start)
+    moves = record.moves
+    players = " vs ".join(record.headers.get(k, "?") for k in ("Black", "White"))
+    written = 0
+    if folder is None:
+        print(f"game {number}: {record.game_name}, {players}, {len(moves)} moves", file=out)
+        print(game, file=out)
+    for ply, move in enumerate([None, *moves]):
+        if move is not None:
+            game.push(move)
+        if folder is not None:
+            # Without fsync: thousands of pictures, each still whole or absent.
+            with _replacing(folder / f"game{number}-{ply:03d}.svg", sync=False) as paths:
+                paths[0].write_text(svg(game), encoding="utf-8")
+            written += 1
+        elif move is not None:
+            print(f"{ply}. {move}", file=out)
+            print(game, file=out)
+    return written
+
+
 def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..formats import read_records
+    from ..records import stream
 
     progress = Progress(err)
     games: dict[str, list[int]] = {}   # name -> [games, plies, draws, unfinished]
     wins: dict[str, dict[str, int]] = {}
+    checked = disagreements = 0
     try:
         for path in args.inputs:
-            records = read_records(path, args.source, args.jou, args.trn)
-            for done, record in enumerate(records, 1):
+            for done, record in enumerate(stream(path, args.source, args.jou, args.trn), 1):
                 game = record.game()
-                row = games.setdefault(record.game_name, [0, 0, 0, 0])
-                row[0] += 1
-                row[1] += len(game.move_stack)
-                outcome = game.outcome()
-                if outcome is None:
-                    row[3] += 1
-                elif outcome.is_draw:
-                    row[2] += 1
-                for p in outcome.winners if outcome else ():
-                    table = wins.setdefault(record.game_name, {})
-                    table[game.player_name(p)] = table.get(game.player_name(p), 0) + 1
+                _tally(record.game_name, game, games, wins)
+                if args.check and record.result is not None and \
+                        record.result.ending != "unknown":
+                    checked += 1
+                    found = record.check_result()
+                    disagreements += bool(found)
+                    for message in found:
+                        progress.done()
+                        print(f"{path}: game {done}: {message}", file=out)
                 if done % 500 == 0:
-                    progress.show(f"{Path(path).name}: {done:,} / {len(records):,} "
-                                  f"games replayed")
+                    progress.show(f"{Path(path).name}: {done:,} games replayed")
     finally:
         progress.done()
     total = sum(row[0] for row in games.values())
@@ -728,6 +742,24 @@ def cmd_stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         won = ", ".join(f"{who} {n}" for who, n in sorted(wins.get(name, {}).items()))
         print(f"{name}: {_count(count, 'game')}, average length {plies / count:.1f} moves; wins: "
               f"{won or 'none'}; draws {draws}; unfinished {unfinished}", file=out)
+    if args.check:
+        print(f"results checked: {_count(checked, 'game')} with a known result, "
+              f"{disagreements:,} disagree with the board", file=out)
+
+
+def _tally(name: str, game: Game[Any], games: dict[str, list[int]],
+           wins: dict[str, dict[str, int]]) -> None:
+    row = games.setdefault(name, [0, 0, 0, 0])
+    row[0] += 1
+    row[1] += len(game.move_stack)
+    outcome = game.outcome()
+    if outcome is None:
+        row[3] += 1
+    elif outcome.is_draw:
+        row[2] += 1
+    for p in outcome.winners if outcome else ():
+        table = wins.setdefault(name, {})
+        table[game.player_name(p)] = table.get(game.player_name(p), 0) + 1
 
 
 def _count(n: int, thing: str) -> str:

@@ -93,7 +93,7 @@ def games(session: Session, request: Answer) -> Answer:
 def record_formats(name: str) -> list[str]:
     """The record formats ``save`` writes for game ``name``: JSON for every game,
     SGF where the game has an SGF game number, GGF for Othello."""
-    from ..sgf import GAME_NUMBERS
+    from ..records.sgf import GAME_NUMBERS
 
     return ["json", *(["sgf"] if name in GAME_NUMBERS else []),
             *(["ggf"] if name == "reversi" else [])]
@@ -243,8 +243,7 @@ def svg(session: Session, request: Answer) -> Answer:
 
 # ------------------------------------------------------------------ records
 def save(session: Session, request: Answer) -> Answer:
-    from ..record import Record
-    from ..records import to_dict
+    from ..records import Record, to_dict
 
     game = session.slot(request["game_id"]).game
     kind = request.get("format", "json")
@@ -252,10 +251,10 @@ def save(session: Session, request: Answer) -> Answer:
         return {"format": kind, "record": to_dict(game)}
     record = Record.from_game(game)
     if kind == "sgf":
-        from ..sgf import write_sgf
+        from ..records.sgf import write_sgf
 
         return {"format": kind, "record": write_sgf(record)}
-    from ..ggf import write_ggf
+    from ..records.ggf import write_ggf
 
     return {"format": kind, "record": write_ggf([record])}
 
@@ -279,9 +278,9 @@ def _read_record(record: Any, kind: Optional[str]) -> tuple[Game[Any], int]:
     if kind == "json":
         return load_json(record), 1
     if kind == "sgf":
-        from ..sgf import read_sgf as read
+        from ..records.sgf import read_sgf as read
     else:
-        from ..ggf import read_ggf as read
+        from ..records.ggf import read_ggf as read
     records = read(record)
     if not records:
         raise InvalidRecordError(f"the {kind.upper()} text holds no game")

@@ -21,7 +21,7 @@ way, with ``"headers"`` and, when the tree is more than a bare main line,
 number ``i + 1``).  :func:`load` gives the game at the end of its main line,
 :func:`load_record` the record::
 
-    >>> from brett.record import Record
+    >>> from brett.records import Record
     >>> record = Record.from_game(game, Black="Ann")
     >>> _ = record.root.children[0].add("f6", comment="or this")
     >>> brett.load_record(brett.dump(record)) == record
@@ -30,13 +30,17 @@ number ``i + 1``).  :func:`load` gives the game at the end of its main line,
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import sys
-from typing import Any, Optional, Union
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, Optional, Union
 
-from ._checks import MAX_TEXT
-from .errors import BrettError, InvalidRecordError
-from .game import GAMES, Game
+from .._checks import MAX_TEXT
+from ..errors import BrettError, InvalidRecordError
+from ..game import GAMES, Game
+from ._io import Junk, Source, Splitter, Unit, bracketed, open_text, source_name, units
 from .record import Record, replay
 
 FORMAT = "brett-record"
@@ -189,4 +193,117 @@ def _parse(text: Any) -> Any:
         raise InvalidRecordError(f"record is not valid JSON: {exc}") from None
 
 
-__all__ = ["dump", "from_dict", "load", "load_record", "record_from_dict", "to_dict"]
+# ------------------------------------------------------------------ files
+def iter_json(source: Source) -> Iterator[Record]:
+    """The records of a JSON file (a path or an open file) holding one record
+    object or a list of them, one by one: each object is decoded and replayed
+    only when the one before it has been returned, so memory holds one record
+    however long the list (each at most :data:`MAX_RECORD` characters)."""
+    prefix = f"{source_name(source)}: "
+    with open_text(source, "JSON") as stream:
+        yield from _records(stream, prefix)
+
+
+def _records(stream: IO[str], prefix: str) -> Iterator[Record]:
+    splitter = _Split()
+    for number, unit in enumerate(units(stream, splitter, prefix), 1):
+        item = _decode(unit, prefix)
+        try:
+            yield record_from_dict(item)
+        except InvalidRecordError as exc:
+            raise InvalidRecordError(f"{prefix}record {number}: {exc}") from None
+    if splitter.state == "begin":
+        raise InvalidRecordError(f"{prefix}not valid JSON: no record in the file")
+
+
+def _decode(unit: Unit, prefix: str) -> Any:
+    try:
+        return json.loads(unit.text[unit.begin:unit.end])
+    except json.JSONDecodeError as exc:
+        raise InvalidRecordError(f"{prefix}not valid JSON: {exc.msg}: "
+                                 f"{unit.where(unit.begin + exc.pos)}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InvalidRecordError(f"{prefix}not valid JSON: {exc}") from None
+
+
+_RUN = re.compile(r'[^"{}\[\]]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"{}\[\]]*)*', re.S)
+"""Text up to the next bracket outside a string."""
+_STRING = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*', re.S)
+"""The inside of a string, up to its closing quote."""
+
+
+class _Split(Splitter):
+    """The objects of a JSON file: one, or the items of a list.  ``state``
+    says what may come next: ``begin``, ``first`` (after '['), ``comma`` (after
+    ','), ``next`` (after an item), ``done``."""
+
+    name = "JSON record"
+    limit = MAX_RECORD
+
+    def __init__(self) -> None:
+        self.state = "begin"
+        self.consumed = 0
+        self.items = 0
+
+    def start(self, buf: str, i: int) -> int:
+        j = _space(buf, i)
+        while j < len(buf):
+            ch, state = buf[j], self.state
+            if ch == "{" and state in ("begin", "first", "comma"):
+                self.state = "done" if state == "begin" else "next"
+                self.items += 1
+                return j
+            if ch == "[" and state == "begin":
+                self.state = "first"
+            elif ch == "]" and state in ("first", "next"):
+                self.state = "done"
+            elif ch == "," and state == "next":
+                self.state = "comma"
+            else:
+                raise Junk(j, self._unexpected(ch))
+            j = _space(buf, j + 1)
+            self.consumed = j
+        return -1
+
+    def _unexpected(self, ch: str) -> str:
+        expected = {"begin": "expected a record object or a list of them",
+                    "first": "expected a record object or ']'",
+                    "comma": "a record expected after ','",
+                    "next": f"expected ',' or ']' after record {self.items}",
+                    "done": "extra data after the end"}
+        return f"not valid JSON: {expected[self.state]}, found {ch[:1]!r}"
+
+    def end(self, buf: str, i: int, resume: int, state: int) -> tuple[int, int, int]:
+        return bracketed(buf, resume, state, _RUN, "{[", '"', _STRING)
+
+    def finish(self, buf: str, i: int) -> None:
+        j = _space(buf, i)
+        if j < len(buf):
+            raise Junk(j, self._unexpected(buf[j]))
+        if self.state in ("first", "comma", "next"):
+            raise Junk(j, "not valid JSON: the list of records never ends with ']'")
+
+
+_SPACES = re.compile(r"[ \t\n\r]*")
+
+
+def _space(buf: str, i: int) -> int:
+    return _SPACES.match(buf, i).end()  # type: ignore[union-attr]
+
+
+def json_texts(records: Iterable[Record]) -> Iterator[str]:
+    """A JSON file's text in pieces, as the records come: one record alone as
+    its object, several as a list."""
+    items = iter(records)
+    first = list(itertools.islice(items, 2))
+    if len(first) == 1:
+        yield json.dumps(to_dict(first[0]), indent=1) + "\n"
+        return
+    yield "["
+    for number, record in enumerate(itertools.chain(first, items)):
+        yield ("," if number else "") + "\n" + json.dumps(to_dict(record))
+    yield "\n]\n"
+
+
+__all__ = ["MAX_RECORD", "dump", "from_dict", "iter_json", "json_texts", "load", "load_record",
+           "record_from_dict", "to_dict"]

@@ -8,14 +8,15 @@ archives (the header's board size; 10x10 records hold 96 move bytes, and a
 column 10 is written as the next row's column 0, the only reading a byte allows)::
 
     >>> import brett, pathlib, tempfile
-    >>> from brett.record import Record
-    >>> from brett.wthor import read_wthor, write_wthor
+    >>> from brett.records import Record
+    >>> from brett.records.wthor import read_wthor, write_wthor
     >>> game = brett.Reversi()
     >>> for move in ("f5", "d6", "c3"):
     ...     _ = game.push(move)
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> write_wthor([Record.from_game(game, Black="Ann", White="Bob", Date="2026")],
     ...             folder / "GAMES.wtb", jou=folder / "WTHOR.JOU")
+    1
     >>> record = next(read_wthor(folder / "GAMES.wtb", jou=folder / "WTHOR.JOU"))
     >>> [str(m) for m in record.moves], record.headers["Black"], record.headers["Date"]
     (['f5', 'd6', 'c3'], 'Ann', '2026')
@@ -25,19 +26,23 @@ Headers read: ``Black``, ``White`` (with ``jou``), ``Event`` (with ``trn``),
 Black's discs) and ``TheoreticalScore``.  Passes are inserted on reading (a
 record's moves include ``pass``) and dropped on writing.  Reading replays every
 move through the integer layer of the compiled core: a year's file (10,000
-games) reads in a fraction of a second.
+games) reads in a fraction of a second.  Both stream: the archive is read and
+written in chunks, one game at a time.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
+import stat
 import struct
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Optional, Union, overload
+from typing import IO, Optional, Union, overload
 
-from .errors import BrettError, IllegalMoveError, InvalidRecordError
-from .record import PathLike, Record, ascii_int, check_strings, path_name, read_file
-from .reversi import Reversi
+from ..errors import BrettError, IllegalMoveError, InvalidRecordError
+from ..reversi import Reversi
+from ._io import CHUNK, PathLike, Source, ascii_int, open_binary, path_name, read_file, source_name
+from .record import Record, check_strings
 
 HEADER = struct.Struct("<4BIHHBBBB")   # century, year, month, day, games, records, year, ...
 GAME = struct.Struct("<HHHBB")          # tournament, black, white, score, theoretical score
@@ -77,49 +82,82 @@ def _name(table: list[str], index: int, what: str) -> str:
     return table[index]
 
 
-def read_wthor(wtb_path: PathLike, jou: Optional[PathLike] = None,
+def read_wthor(wtb: Source, jou: Optional[PathLike] = None,
                trn: Optional[PathLike] = None) -> Iterator[Record]:
-    """The games of a ``.wtb`` file, each replayed and checked.  The file and the
-    name tables are read and checked before the first record is returned, and a
-    record is returned only once all its moves replayed: a malformed file gives
-    an :class:`InvalidRecordError` naming the game and the move."""
-    data = read_file(wtb_path, MAX_FILE, "WTHOR")
-    where = path_name(wtb_path)
-    if len(data) < HEADER.size:
-        raise InvalidRecordError(f"{where}: {len(data)} bytes, shorter than the 16-byte header")
-    _, _, _, _, count, _, year, size_byte, _, _, _ = HEADER.unpack_from(data)
-    size = _board_size(size_byte, where)
-    record_size = GAME.size + MOVES[size]
-    if len(data) != HEADER.size + count * record_size:
-        raise InvalidRecordError(f"{where}: the header announces {count} games of {record_size} "
-                                 f"bytes, the file holds {len(data) - HEADER.size} after it")
-    players, events = _names(jou, "jou"), _names(trn, "trn")
-    return _games(data, count, size, year, players, events, where)
+    """The games of a ``.wtb`` file (a path or a file open in binary mode), one
+    by one, each replayed and checked, read in chunks (memory holds one chunk
+    and the name tables).  The header, the name tables and a regular file's
+    length are checked before the first record; a record is returned only once
+    all its moves replayed: a malformed file gives an
+    :class:`InvalidRecordError` naming the game and the move."""
+    where = source_name(wtb)
+    with open_binary(wtb, "WTHOR") as handle:
+        header = _read(handle, HEADER.size, where)
+        if len(header) < HEADER.size:
+            raise InvalidRecordError(f"{where}: {len(header)} bytes, shorter than the "
+                                     f"16-byte header")
+        _, _, _, _, count, _, year, size_byte, _, _, _ = HEADER.unpack(header)
+        size = _board_size(size_byte, where)
+        record_size = GAME.size + MOVES[size]
+        length = _length(handle)
+        if length is not None and length != HEADER.size + count * record_size:
+            raise InvalidRecordError(f"{where}: the header announces {count} games of "
+                                     f"{record_size} bytes, the file holds "
+                                     f"{length - HEADER.size} after it")
+        players, events = _names(jou, "jou"), _names(trn, "trn")
+        yield from _games(handle, count, size, year, players, events, where)
 
 
-def _games(data: bytes, count: int, size: int, year: int, players: Optional[list[str]],
-           events: Optional[list[str]], where: str) -> Iterator[Record]:
+def _read(handle: IO[bytes], size: int, where: str) -> bytes:
+    try:
+        return handle.read(size) or b""
+    except OSError as exc:
+        raise InvalidRecordError(f"cannot read the WTHOR file {where}: {exc}") from None
+
+
+def _length(handle: IO[bytes]) -> Optional[int]:
+    """The size of a regular file (None for pipes, devices and other streams)."""
+    try:  # io.UnsupportedOperation (no file number) is an OSError
+        info = os.fstat(handle.fileno())
+    except (OSError, AttributeError, ValueError):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _games(handle: IO[bytes], count: int, size: int, year: int,
+           players: Optional[list[str]], events: Optional[list[str]],
+           where: str) -> Iterator[Record]:
     template = Reversi(size=size)
     start = template.position()
     names = [str(template.action_to_move(a)) for a in range(size * size + 1)]
     square = _square_table(size)
     record_size = GAME.size + MOVES[size]
+    batch = max(1, CHUNK // record_size)
     date = str(year)
-    for number in range(count):
-        offset = HEADER.size + number * record_size
-        tournament, black, white, score, theory = GAME.unpack_from(data, offset)
-        try:  # the place is named only for an error: a year of games makes no strings
-            actions = _replay(template, data[offset + GAME.size:offset + record_size], square)
-            headers = {"Date": date, "BlackScore": _NUMBERS[score],
-                       "TheoreticalScore": _NUMBERS[theory]}
-            if players is not None:
-                headers["Black"] = _name(players, black, "player")
-                headers["White"] = _name(players, white, "player")
-            if events is not None:
-                headers["Event"] = _name(events, tournament, "tournament")
-        except InvalidRecordError as exc:
-            raise InvalidRecordError(f"{where}: game {number + 1}, {exc}") from None
-        yield Record("reversi", start, headers, line=_Line(actions, names))
+    number = 0
+    while number < count:
+        data = _read(handle, min(batch, count - number) * record_size, where)
+        if len(data) < min(batch, count - number) * record_size:
+            raise InvalidRecordError(f"{where}: the header announces {count} games, the file "
+                                     f"ends in game {number + len(data) // record_size + 1}")
+        for offset in range(0, len(data), record_size):
+            number += 1
+            tournament, black, white, score, theory = GAME.unpack_from(data, offset)
+            try:  # the place is named only for an error: a year of games makes no strings
+                actions = _replay(template, data[offset + GAME.size:offset + record_size],
+                                  square)
+                headers = {"Date": date, "BlackScore": _NUMBERS[score],
+                           "TheoreticalScore": _NUMBERS[theory]}
+                if players is not None:
+                    headers["Black"] = _name(players, black, "player")
+                    headers["White"] = _name(players, white, "player")
+                if events is not None:
+                    headers["Event"] = _name(events, tournament, "tournament")
+            except InvalidRecordError as exc:
+                raise InvalidRecordError(f"{where}: game {number}, {exc}") from None
+            yield Record("reversi", start, headers, line=_Line(actions, names))
+    if _read(handle, 1, where):
+        raise InvalidRecordError(f"{where}: more than the {count} games the header announces")
 
 
 class _Line(Sequence[str]):
@@ -200,42 +238,58 @@ def _illegal(game: Reversi, action: int, index: int) -> InvalidRecordError:
 
 
 def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[PathLike] = None,
-                trn: Optional[PathLike] = None) -> None:
+                trn: Optional[PathLike] = None) -> int:
     """Write Reversi records from the standard start (8x8 or 10x10, one size per
     file) as a ``.wtb`` file, and the player and tournament tables when paths are
-    given.  Passes are dropped; ``BlackScore`` and ``TheoreticalScore`` come
-    from the headers when present, else from the final position."""
-    records = list(records)
+    given; the number of games written.  The records are written as they come
+    (the header is completed at the end).  Passes are dropped; ``BlackScore``
+    and ``TheoreticalScore`` come from the headers when present, else from the
+    final position."""
     size = 8
-    rows: list[bytes] = []
+    count = 0
     players: dict[str, int] = {}
     events: dict[str, int] = {}
-    years = set()
-    for number, record in enumerate(records, 1):
-        if not isinstance(record, Record) or record.game_name != "reversi":
-            raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
-        check_strings(record, number)
-        game = record.game()
-        if not isinstance(game, Reversi):
-            raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
-        if number == 1:
-            size = game.size
-        if game.size != size or size not in MOVES or \
-                record.start != Reversi(size=size).position():
-            raise InvalidRecordError(f"record {number}: WTHOR holds games from the standard "
-                                     f"start of one board size, 8x8 or 10x10")
-        rows.append(_game_bytes(record, game, players, events, number))
-        played = ascii_int(record.headers.get("Date", "")[:4], 4)
-        if played is not None:
-            years.add(played)
+    years: set[int] = set()
     today = datetime.date.today()
-    year = years.pop() if len(years) == 1 else 0
-    header = HEADER.pack(today.year // 100, today.year % 100, today.month, today.day,
-                         len(rows), 0, year, 0 if size == 8 else size, 0, 0, 0)
-    _write(wtb_path, header + b"".join(rows))
+    try:
+        with open(wtb_path, "wb") as handle:
+            handle.write(bytes(HEADER.size))
+            for number, record in enumerate(records, 1):
+                game = _checked(record, number)
+                if number == 1:
+                    size = game.size
+                if game.size != size or size not in MOVES or \
+                        record.start != Reversi(size=size).position():
+                    raise InvalidRecordError(f"record {number}: WTHOR holds games from the "
+                                             f"standard start of one board size, 8x8 or 10x10")
+                handle.write(_game_bytes(record, game, players, events, number))
+                count = number
+                played = ascii_int(record.headers.get("Date", "")[:4], 4)
+                if played is not None and len(years) < 2:
+                    years.add(played)
+            year = years.pop() if len(years) == 1 else 0
+            handle.seek(0)
+            handle.write(HEADER.pack(today.year // 100, today.year % 100, today.month,
+                                     today.day, count, 0, year, 0 if size == 8 else size,
+                                     0, 0, 0))
+    except BrettError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise InvalidRecordError(f"cannot write {path_name(wtb_path)}: {exc}") from None
     for path, table, kind in ((jou, players, "jou"), (trn, events, "trn")):
         if path is not None:
             _write(path, _name_file(table, NAME_SIZE[kind], today))
+    return count
+
+
+def _checked(record: Record, number: int) -> Reversi:
+    if not isinstance(record, Record) or record.game_name != "reversi":
+        raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
+    check_strings(record, number)
+    game = record.game()
+    if not isinstance(game, Reversi):
+        raise InvalidRecordError(f"record {number}: WTHOR holds Reversi games only")
+    return game
 
 
 def _game_bytes(record: Record, game: Reversi, players: dict[str, int],
@@ -287,4 +341,4 @@ def _write(path: PathLike, data: bytes) -> None:
         raise InvalidRecordError(f"cannot write {path_name(path)}: {exc}") from None
 
 
-__all__ = ["read_wthor", "write_wthor"]
+__all__ = ["MAX_FILE", "read_wthor", "write_wthor"]

@@ -4,8 +4,8 @@ One file holds a collection of games; each game is a tree: the first child of a
 node is the main line, the others are variations (see docs/records.md)::
 
     >>> import brett
-    >>> from brett.record import Record
-    >>> from brett.sgf import read_sgf, write_sgf
+    >>> from brett.records import Record
+    >>> from brett.records.sgf import read_sgf, write_sgf
     >>> game = brett.Reversi()
     >>> for move in ("f5", "d6", "c3"):
     ...     _ = game.push(move)
@@ -27,25 +27,29 @@ property names into ``BN[name:value]``.
 Reading takes one pass with an explicit stack (no recursion) over at most
 :data:`MAX_SGF` characters: each node is replayed as it is read (one game walked
 with push and pop), so the time is linear in the text and the first error ends
-the reading.  Nothing is returned unless all of it is legal: an
+the reading.  :func:`read_sgf` returns nothing unless all of it is legal;
+:func:`iter_sgf` reads a file game by game, holding one at a time.  An
 :class:`InvalidRecordError` names the line and column.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, Optional, Union
+from collections.abc import Iterable, Iterator
+from typing import IO, Any, Optional, Union
 
-from .errors import BrettError, InvalidRecordError
-from .game import GAMES, Game
-from .record import Node, Record, Step, ascii_int, check_strings, text_position
+from ..errors import BrettError, InvalidRecordError
+from ..game import GAMES, Game
+from ._io import PASSES as _PASSES
+from ._io import Junk, Source, Splitter, Where, ascii_int, bracketed, open_text, source_name, units
+from .record import Node, Record, Step, check_strings
 
 MAX_SGF = 16 * 2**20
-"""The most characters :func:`read_sgf` reads."""
+"""The most characters :func:`read_sgf` reads, and the longest game
+:func:`iter_sgf` reads."""
 MAX_NODES = 1_000_000
-"""The most nodes (and variations) one text may hold: far above any real
-collection, low enough that hostile input is refused within seconds."""
+"""The most nodes (and variations) one game may hold: far above any real
+game, low enough that hostile input is refused within seconds."""
 _SPACE = re.compile(r"\s+")
 
 GAME_NUMBERS = {"reversi": 2, "phutball": 14, "focus": 36}
@@ -60,26 +64,13 @@ SETUP = ("AB", "AW", "AE", "PL")
 STRUCTURE = ("FF", "GM", "SZ", "BP", "BH", *SETUP)
 # Names a header or node property may not take verbatim: brett writes them itself.
 RESERVED = frozenset((*STRUCTURE, *MOVES, *HEADERS, "BN"))
-PASSES = ("", "tt", "pa", "pass")
+PASSES = _PASSES | {"tt"}
 _IDENT = re.compile(r"[A-Z]{1,16}")
 _VALUE_END = re.compile(r"[^\]\\]*(?:\\.[^\]\\]*)*\]", re.S)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.S)
 _SIZE = re.compile(r"([0-9]{1,2})(?::([0-9]{1,2}))?")
 
 Props = dict[str, tuple[list[str], int]]  # name -> (values, offset of the name)
-
-
-class _Where:
-    """Turns offsets into "line L, column C" for error messages."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __call__(self, offset: int) -> str:
-        return text_position(self.text, offset)
-
-    def error(self, offset: int, message: str) -> InvalidRecordError:
-        return InvalidRecordError(f"SGF {self(offset)}: {message}")
 
 
 # ------------------------------------------------------------------ reading
@@ -91,7 +82,51 @@ def read_sgf(text: str) -> list[Record]:
         raise InvalidRecordError(f"SGF is read from a string, not {type(text).__name__}")
     if len(text) > MAX_SGF:
         raise InvalidRecordError(f"SGF text of {len(text)} characters: at most {MAX_SGF}")
-    return _Reader(text).collection()
+    records = list(_records(None, "SGF ", text))
+    if not records:
+        raise Where(text, 0, 1, 1, "SGF ").error(0, "no game in the text")
+    return records
+
+
+def iter_sgf(source: Source) -> Iterator[Record]:
+    """The games of an SGF file (a path or an open file), one by one, each read
+    whole and replayed before it is returned: memory holds one game, however
+    long the file; each game is at most :data:`MAX_SGF` characters."""
+    with open_text(source, "SGF") as stream:
+        yield from _records(stream, f"{source_name(source)}: SGF ")
+
+
+def _records(stream: Optional[IO[str]], prefix: str, text: str = "") -> Iterator[Record]:
+    for unit in units(stream, _SPLIT, prefix, text):
+        yield _Reader(unit.text, unit.begin, unit.end, unit.where).tree()
+
+
+_RUN = re.compile(r"[^\[()]*(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\][^\[()]*)*", re.S)
+"""Text up to the next parenthesis outside a value."""
+_VALUE = re.compile(r"[^\]\\]*(?:\\.[^\]\\]*)*", re.S)
+"""The inside of a value, up to its closing bracket."""
+
+
+class _Split(Splitter):
+    """SGF game trees: from a '(' to the ')' that closes it, parentheses inside
+    values (escapes and all) not counted."""
+
+    name = "SGF"
+    limit = MAX_SGF
+
+    def start(self, buf: str, i: int) -> int:
+        j = _skip_space(buf, i)
+        if j >= len(buf):
+            return -1
+        if buf[j] != "(":
+            raise Junk(j, f"expected '(' to start a game, found {buf[j]!r}")
+        return j
+
+    def end(self, buf: str, i: int, resume: int, state: int) -> tuple[int, int, int]:
+        return bracketed(buf, resume, state, _RUN, "(", "[", _VALUE)
+
+
+_SPLIT = _Split()
 
 
 class _Reader:
@@ -106,18 +141,18 @@ class _Reader:
     played: int
     merged: dict[Node, list[str]]
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.where = _Where(text)
+    def __init__(self, text: str, begin: int, end: int, where: Where) -> None:
+        self.text, self.begin, self.end = text, begin, end
+        self.where = where
         self.nodes = 0
 
-    def collection(self) -> list[Record]:
-        text, where, end = self.text, self.where, len(self.text)
-        records: list[Record] = []
+    def tree(self) -> Record:
+        """The game tree of ``text[begin:end]`` (which starts with its '(')."""
+        text, where, end = self.text, self.where, self.end
         opened: list[tuple[Node, int, int]] = []  # per open '(': the node and depth above, where
         node, depth = Node(), 0  # the node the sequence has reached, its moves
         after_tree = False  # a ';' may not follow a closed variation
-        i = 1 if text.startswith("\ufeff") else 0
+        i = self.begin
         while i < end:
             ch = text[i]
             if ch.isspace():
@@ -135,13 +170,11 @@ class _Reader:
                     node, depth, i = self.root(i)
                     opened.append((self.record.root, 0, start))
                 after_tree = False
-            elif not opened:
-                raise where.error(i, f"expected '(' to start a game, found {ch!r}")
             elif ch == ")":
                 node, depth, _ = opened.pop()
                 after_tree, i = True, i + 1
                 if not opened:
-                    records.append(self.finish())
+                    return self.finish()
             elif ch == ";" and not after_tree:
                 self.count(i)
                 node, depth, i = self.node(i, node, depth)
@@ -150,11 +183,7 @@ class _Reader:
             else:
                 raise where.error(i, f"unexpected {ch!r}: expected a property name "
                                   f"(capital letters), ';', '(' or ')'")
-        if opened:
-            raise where.error(opened[-1][2], "'(' is never closed")
-        if not records:
-            raise where.error(0, "no game in the text")
-        return records
+        raise where.error(opened[-1][2] if opened else i, "'(' is never closed")
 
     def count(self, offset: int) -> None:
         self.nodes += 1
@@ -240,7 +269,7 @@ def _skip_space(text: str, i: int) -> int:
     return match.end() if match else i
 
 
-def _property(text: str, i: int, props: Props, where: _Where) -> int:
+def _property(text: str, i: int, props: Props, where: Where) -> int:
     """Read one property (name and values) into ``props``; the offset after it."""
     match = _IDENT.match(text, i)
     assert match is not None  # text[i] is a capital letter
@@ -273,7 +302,7 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _game_name(props: Props, offset: int, where: _Where) -> str:
+def _game_name(props: Props, offset: int, where: Where) -> str:
     values, offset = props.get("GM", (["1"], offset))
     number = ascii_int(values[0].strip(), 6)
     if len(values) != 1 or number not in GAME_OF_NUMBER:
@@ -285,7 +314,7 @@ def _game_name(props: Props, offset: int, where: _Where) -> str:
     return GAME_OF_NUMBER[number]
 
 
-def _size(props: Props, default: tuple[int, int], where: _Where) -> tuple[int, int]:
+def _size(props: Props, default: tuple[int, int], where: Where) -> tuple[int, int]:
     if "SZ" not in props:
         return default
     values, offset = props["SZ"]
@@ -296,7 +325,7 @@ def _size(props: Props, default: tuple[int, int], where: _Where) -> tuple[int, i
     return columns, int(match.group(2) or columns)
 
 
-def _start(name: str, props: Props, where: _Where) -> str:
+def _start(name: str, props: Props, where: Where) -> str:
     """The start position: BP when present, else from SZ (and Reversi's setup)."""
     game_class = GAMES[name]
     default = (15, 19) if name == "phutball" else (8, 8)
@@ -325,9 +354,9 @@ def _start(name: str, props: Props, where: _Where) -> str:
     return start if "BP" in props else game.position()
 
 
-def _reversi_setup(columns: int, rows: int, props: Props, where: _Where) -> str:
+def _reversi_setup(columns: int, rows: int, props: Props, where: Where) -> str:
     """A Reversi position from SZ, AB/AW (the whole board when present), AE and PL."""
-    from .reversi import Reversi
+    from ..reversi import Reversi
 
     if columns != rows:
         raise where.error(props["SZ"][1], f"SZ: Reversi boards are square, not {columns}x{rows}")
@@ -356,7 +385,7 @@ def _row_names(row: int, size: int) -> list[str]:
     return [f"{'abcdefghijklmnop'[col]}{row + 1}" for col in range(size)]
 
 
-def _reversi_square(value: str, size: int, key: str, offset: int, where: _Where) -> str:
+def _reversi_square(value: str, size: int, key: str, offset: int, where: Where) -> str:
     square = value.strip().lower()
     column, number = square[:1], square[1:]
     row = ascii_int(number, 2)
@@ -367,7 +396,7 @@ def _reversi_square(value: str, size: int, key: str, offset: int, where: _Where)
     return square
 
 
-def _root_headers(props: Props, headers: dict[str, str], where: _Where,
+def _root_headers(props: Props, headers: dict[str, str], where: Where,
                   root: bool) -> None:
     """Game-information properties → headers; anything unknown kept by its name."""
     for key, (values, offset) in props.items():
@@ -385,7 +414,7 @@ def _root_headers(props: Props, headers: dict[str, str], where: _Where,
             headers[header] = value
 
 
-def _pairs(values: list[str], key: str, offset: int, where: _Where) -> list[tuple[str, str]]:
+def _pairs(values: list[str], key: str, offset: int, where: Where) -> list[tuple[str, str]]:
     pairs = []
     for value in values:
         name, colon, text = value.partition(":")
@@ -400,7 +429,7 @@ def _joined(values: list[str]) -> str:
     return values[0] if len(values) == 1 else "][".join(_escape(v) for v in values)
 
 
-def _move_of(props: Props, where: _Where) -> Optional[tuple[str, str, int]]:
+def _move_of(props: Props, where: Where) -> Optional[tuple[str, str, int]]:
     """(property, value, offset) of the node's move, if it has one."""
     found = [key for key in MOVES if key in props]
     if len(found) > 1:
@@ -413,7 +442,7 @@ def _move_of(props: Props, where: _Where) -> Optional[tuple[str, str, int]]:
     return found[0], values[0], offset
 
 
-def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: _Where) -> str:
+def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: Where) -> str:
     key, value, offset = move
     text = value.strip()
     if name == "reversi" and text.lower() in PASSES:
@@ -432,7 +461,7 @@ def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: _Where)
         raise where.error(offset, f"{key}[{value[:20]}] does not replay: {exc}") from None
 
 
-def _node_properties(node: Node, props: Props, where: _Where) -> None:
+def _node_properties(node: Node, props: Props, where: Where) -> None:
     for key, (values, offset) in props.items():
         if key == "C":
             node.comment = values[0] if len(values) == 1 else _joined(values)
@@ -449,17 +478,18 @@ def write_sgf(records: Union[Record, Iterable[Record]]) -> str:
     """SGF FF[4] text of ``records`` (one game tree each) that :func:`read_sgf`
     reads back to equal records; :class:`InvalidRecordError` for a record SGF
     cannot hold (Schuft, a move that does not replay, a comment on the root)."""
-    if isinstance(records, Record):
-        records = [records]
-    parts = []
+    return "".join(sgf_texts([records] if isinstance(records, Record) else records))
+
+
+def sgf_texts(records: Iterable[Record]) -> Iterator[str]:
+    """The SGF text of each record, as they come."""
     for number, record in enumerate(records, 1):
         if not isinstance(record, Record):
             raise InvalidRecordError(f"record {number}: {record!r:.40} is not a Record")
         try:
-            parts.append(_write_record(record))
+            yield _write_record(record)
         except BrettError as exc:
             raise InvalidRecordError(f"record {number}: {exc}") from None
-    return "".join(parts)
 
 
 def _write_record(record: Record) -> str:
@@ -553,4 +583,4 @@ def _write_node(name: str, step: Step) -> str:
     return text + ("BN" + "".join(extra) if extra else "")
 
 
-__all__ = ["MAX_SGF", "read_sgf", "write_sgf"]
+__all__ = ["MAX_NODES", "MAX_SGF", "iter_sgf", "read_sgf", "sgf_texts", "write_sgf"]

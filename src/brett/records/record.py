@@ -7,7 +7,7 @@ child of a node is the main line, the others are variations. Each node may hold
 a comment and format-specific properties (a GGF move's evaluation and time)::
 
     >>> import brett
-    >>> from brett.record import Record
+    >>> from brett.records import Record
     >>> game = brett.Reversi()
     >>> for move in ("f5", "d6", "c3"):
     ...     _ = game.push(move)
@@ -18,22 +18,23 @@ a comment and format-specific properties (a GGF move's evaluation and time)::
     >>> str(record.game(side).peek()), record.game() == game
     ('c5', True)
 
-Readers and writers for the formats live beside it (:mod:`brett.wthor`,
-:mod:`brett.ggf`); every reader replays each record through the rules, so a
-record it returns is legal.
+Readers and writers for the formats live beside it in :mod:`brett.records`;
+every reader replays each record through the rules, so a record it returns is
+legal.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
-from ._checks import MAX_TEXT
-from .errors import BrettError, InvalidRecordError
-from .game import GAMES, Game
+from .._checks import MAX_TEXT
+from ..errors import BrettError, InvalidRecordError
+from ..game import GAMES, Game
+
+if TYPE_CHECKING:
+    from .result import Result
 
 
 @dataclass(eq=False, slots=True)
@@ -201,6 +202,22 @@ class Record:
             stack.extend((child, number + 1) for child in reversed(node.children))
 
     @property
+    def result(self) -> Optional[Result]:
+        """The recorded result as data (parsed from the headers, which keep its
+        text), or None when the record gives none."""
+        from .result import recorded_result
+
+        return recorded_result(self)
+
+    def check_result(self) -> list[str]:
+        """How the recorded result disagrees with the final board: one sentence
+        for each disagreement, none when they agree or nothing can be checked
+        (no result, an unknown one, a game resigned or lost on time)."""
+        from .result import check_result
+
+        return check_result(self)
+
+    @property
     def moves(self) -> list[Any]:
         """The main line as the game's Move objects."""
         return self.game().move_stack
@@ -237,57 +254,6 @@ def _push(game: Game[Any], number: int, move: Any) -> Any:
         raise InvalidRecordError(f"move {number} ({move!r:.40}) does not replay: {exc}") from exc
 
 
-def text_position(text: str, offset: int) -> str:
-    """``"line L, column C"`` (both from 1) of ``offset`` in ``text``: where the
-    readers of text formats say an error is."""
-    line = text.count("\n", 0, offset) + 1
-    return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
-
-
-PathLike = Union[str, "os.PathLike[str]"]
-CHUNK = 2**20
-"""Files are read in pieces of this size: devices and pipes announce no size."""
-_DIGITS = re.compile(r"[0-9]+")
-
-
-def read_file(path: PathLike, limit: int, what: str) -> bytes:
-    """The bytes of a file, a device or a pipe, read in chunks: an
-    :class:`InvalidRecordError` instead of more than ``limit`` bytes (a regular
-    file's size is checked before reading)."""
-    name = path_name(path)
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        with open(path, "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > limit:  # 0 for devices and pipes
-                size = limit + 1
-            while size <= limit and (chunk := handle.read(min(CHUNK, limit + 1 - size))):
-                chunks.append(chunk)
-                size += len(chunk)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-        raise InvalidRecordError(f"cannot read the {what} file {name}: {exc}") from None
-    if size > limit:
-        raise InvalidRecordError(f"{name}: more than {limit:,} bytes: a {what} file is "
-                                 f"at most {limit // 2**20} MiB")
-    return b"".join(chunks)
-
-
-def path_name(path: Any) -> str:
-    """``path`` as a string for messages; :class:`InvalidRecordError` if it is
-    not a path."""
-    try:
-        return os.fsdecode(path)
-    except TypeError:
-        raise InvalidRecordError(f"a file is named by a path, not {path!r:.60}") from None
-
-
-def ascii_int(text: str, digits: int) -> Optional[int]:
-    """``text`` as a number when it is 1 to ``digits`` ASCII digits, else None
-    (``str.isdigit`` also takes digits such as '²' that ``int`` refuses, and
-    ``int`` refuses thousands of digits)."""
-    return int(text) if len(text) <= digits and _DIGITS.fullmatch(text) else None
-
-
 def check_strings(record: Record, number: Optional[int] = None) -> None:
     """What the writers write as text is text: the headers, and every node's
     comment and properties (all may have been set directly).  The error names
@@ -313,4 +279,4 @@ def _text(value: Any, what: str, longest: Optional[int] = MAX_TEXT) -> str:
     return value
 
 
-__all__ = ["Node", "Record", "Step", "read_file", "replay", "text_position"]
+__all__ = ["Node", "Record", "Step", "replay"]
