@@ -454,3 +454,27 @@ def test_an_archive_of_100000_games_streams_under_50_mb() -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     games, growth_kb = map(int, result.stdout.split())
     assert games == 100_000 and growth_kb < 50 * 1024, growth_kb
+
+
+def test_record_texts_in_memory_round_trip_and_formats_are_guessed() -> None:
+    """to_text / from_text: the text of a file without the file (the protocol's save
+    and load); guess_format knows JSON, SGF and GGF (archive lines too), and asks for
+    the line formats by name."""
+    from brett.records import Record, from_text, guess_format, to_text
+
+    game = brett.Reversi()
+    for move in ("f5", "d6", "c3"):
+        game.push(move)
+    record = Record.from_game(game)
+    for fmt in ("json", "sgf", "ggf", "pos", "txt"):
+        text = to_text([record, record], fmt)
+        back = list(from_text(text, fmt))
+        assert len(back) == 2 and all(r.game() == game for r in back), fmt
+        if fmt in ("json", "sgf", "ggf"):
+            assert guess_format(text) == fmt
+    assert guess_format("1 (;GM[Othello]PC[GGS/os];)") == "ggf"
+    for text in ("f5d6c3", "reversi ---- x", ""):
+        with pytest.raises(brett.BrettError, match="name it"):
+            guess_format(text)
+    with pytest.raises(brett.BrettError, match="binary"):
+        to_text([record], "wtb")

@@ -578,15 +578,20 @@ def test_export_and_import_records(people: Any, tmp_path: Path) -> None:
     other.page.fill("#record-text", "(;GM[Othello]BO[broken")
     other.press("#load-text")
     assert other.text("#error").startswith("Load: ") and other.moves() == ["f5", "f6", "e6"]
+    # a transcript is named, not guessed
+    other.page.fill("#record-text", "F5d6 c3\n")
+    other.page.select_option("#import-format", "txt")
+    other.press("#load-text")
+    assert other.moves() == ["f5", "d6", "c3"] and other.text("#error") == ""
     # a game is offered only the formats it can be saved in
     other.new_game("focus")
     offered = other.page.eval_on_selector_all("#export-format option",
                                               "options => options.map(o => o.value)")
-    assert offered == ["json", "sgf"]
+    assert offered == ["json", "sgf", "pos"]
     other.new_game("schuft")
     offered = other.page.eval_on_selector_all("#export-format option",
                                               "options => options.map(o => o.value)")
-    assert offered == ["json"]
+    assert offered == ["json", "pos"]
     other.screenshot("export-formats")
 
 

@@ -49,7 +49,9 @@ MAX_ITERATIONS = 100_000_000
 """The largest ``iterations`` budget of ``play`` and ``hint``."""
 DEFAULT_SECONDS = 1.0
 """The search of ``play`` and ``hint`` when no budget is given."""
-RECORD_FORMATS = ("json", "sgf", "ggf")
+RECORD_FORMATS = ("json", "sgf", "ggf", "pos", "txt")
+"""The record formats of ``save`` and ``load``: brett's JSON, SGF, GGF (GGS archives
+too), position lists and Othello transcripts (the text formats of brett.records)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -91,12 +93,14 @@ def games(session: Session, request: Answer) -> Answer:
 
 
 def record_formats(name: str) -> list[str]:
-    """The record formats ``save`` writes for game ``name``: JSON for every game,
-    SGF where the game has an SGF game number, GGF for Othello."""
+    """The record formats ``save`` writes for game ``name``: JSON and position lists
+    for every game, SGF where the game has an SGF game number, GGF and transcripts
+    for Othello."""
     from ..records.sgf import GAME_NUMBERS
 
     return ["json", *(["sgf"] if name in GAME_NUMBERS else []),
-            *(["ggf"] if name == "reversi" else [])]
+            *(["ggf"] if name == "reversi" else []), "pos",
+            *(["txt"] if name == "reversi" else [])]
 
 
 def quit_(session: Session, request: Answer) -> Answer:
@@ -243,20 +247,13 @@ def svg(session: Session, request: Answer) -> Answer:
 
 # ------------------------------------------------------------------ records
 def save(session: Session, request: Answer) -> Answer:
-    from ..records import Record, to_dict
+    from ..records import Record, to_dict, to_text
 
     game = session.slot(request["game_id"]).game
     kind = request.get("format", "json")
     if kind == "json":
         return {"format": kind, "record": to_dict(game)}
-    record = Record.from_game(game)
-    if kind == "sgf":
-        from ..records.sgf import write_sgf
-
-        return {"format": kind, "record": write_sgf(record)}
-    from ..records.ggf import write_ggf
-
-    return {"format": kind, "record": write_ggf([record])}
+    return {"format": kind, "record": to_text([Record.from_game(game)], kind)}
 
 
 def load(session: Session, request: Answer) -> Answer:
@@ -267,34 +264,18 @@ def load(session: Session, request: Answer) -> Answer:
 def _read_record(record: Any, kind: Optional[str]) -> tuple[Game[Any], int]:
     """The game of a record (an object, or text in one of :data:`RECORD_FORMATS`),
     and how many games the text held (the first is loaded)."""
-    from ..records import from_dict
-    from ..records import load as load_json
+    from ..records import from_dict, from_text
 
     if isinstance(record, dict):
         if kind not in (None, "json"):
             raise ProtocolError(f"a record object is a JSON record, not {kind}")
         return from_dict(record), 1
-    kind = kind or _sniff(record)
-    if kind == "json":
-        return load_json(record), 1
-    if kind == "sgf":
-        from ..records.sgf import read_sgf as read
-    else:
-        from ..records.ggf import read_ggf as read
-    records = read(record)
-    if not records:
-        raise InvalidRecordError(f"the {kind.upper()} text holds no game")
-    return records[0].game(), len(records)
-
-
-def _sniff(text: str) -> str:
-    start = text.lstrip()[:1]
-    if start in ("{", "["):
-        return "json"
-    if start != "(":
-        raise InvalidRecordError("a record is a JSON record, SGF or GGF text, not "
-                                 f"{show(text)}")
-    return "ggf" if "GM[Othello]" in text[:4096] else "sgf"
+    first, count = None, 0
+    for each in from_text(record, kind):   # every record is read: a bad one is an error
+        first, count = first or each, count + 1
+    if first is None:
+        raise InvalidRecordError("the text holds no game")
+    return first.game(), count
 
 
 # ------------------------------------------------------------------ searches

@@ -27,7 +27,7 @@ path or an open file) and writing records:
 from __future__ import annotations
 
 from . import files
-from .files import format_of, read, stream, write
+from .files import format_of, from_text, guess_format, read, stream, to_text, write
 from .json import (
     MAX_RECORD,
     dump,
@@ -44,5 +44,6 @@ FORMATS = files.FORMATS
 """Each record format's extension and name (the formats :func:`read` knows)."""
 
 __all__ = ["ENDINGS", "FORMATS", "MAX_RECORD", "Node", "Record", "Result", "Step", "dump",
-           "format_of", "from_dict", "load", "load_record", "parse_result", "read",
-           "record_from_dict", "replay", "stream", "to_dict", "write"]
+           "format_of", "from_dict", "from_text", "guess_format", "load", "load_record",
+           "parse_result", "read", "record_from_dict", "replay", "stream", "to_dict",
+           "to_text", "write"]

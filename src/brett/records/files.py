@@ -14,6 +14,8 @@ memory holds one record however long the file.  Writing streams too.
 from __future__ import annotations
 
 import importlib
+import io
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Optional
@@ -91,17 +93,64 @@ def write(records: Iterable[Record], path: PathLike, fmt: Optional[str] = None,
     kind = format_of(path, fmt)
     if kind == "wtb":
         return _module("wthor").write_wthor(records, path, *_tables(path, jou, trn, False))  # type: ignore[no-any-return]
-    module, _, writer = _TEXT[kind]
     counted = _Counter(records)
     try:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in getattr(_module(module), writer)(counted):
+            for piece in _pieces(counted, kind):
                 handle.write(piece)
     except BrettError:
         raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise InvalidRecordError(f"cannot write {path_name(path)}: {exc}") from None
     return counted.count
+
+
+def _pieces(records: Iterable[Record], kind: str) -> Iterator[str]:
+    """The text of ``records`` in the text format ``kind``, piece by piece."""
+    module, _, writer = _TEXT[kind]
+    return getattr(_module(module), writer)(records)  # type: ignore[no-any-return]
+
+
+TEXT_FORMATS = tuple(_TEXT)
+"""The formats whose records are text (all but WTHOR's binary archives)."""
+
+
+def to_text(records: Iterable[Record], fmt: str) -> str:
+    """The text of ``records`` in the text format ``fmt`` (what :func:`write` would
+    write in a file of that format)."""
+    kind = format_of("", fmt)
+    if kind not in _TEXT:
+        raise InvalidRecordError(f"{FORMATS[kind]} is a binary format, not text")
+    return "".join(_pieces(records, kind))
+
+
+def from_text(text: str, fmt: Optional[str] = None) -> Iterator[Record]:
+    """The records of a text in the format ``fmt`` (guessed by :func:`guess_format`
+    when not given), one by one."""
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"a record text is a string, not {type(text).__name__}")
+    kind = format_of("", fmt) if fmt is not None else guess_format(text)
+    if kind not in _TEXT:
+        raise InvalidRecordError(f"{FORMATS[kind]} is a binary format, not text")
+    return stream(io.StringIO(text), kind)
+
+
+def guess_format(text: str) -> str:
+    """The text format a record text is in, by its first characters: JSON (an
+    object or a list), GGF (an Othello game or a GGS archive line), SGF;
+    the line formats (OBF, position lists, transcripts) are not guessed."""
+    head = text.lstrip()[:4096]
+    if head[:1] in ("{", "["):
+        return "json"
+    if _ARCHIVE_LINE.match(head) or (head.startswith("(") and "GM[Othello]" in head):
+        return "ggf"
+    if head.startswith("("):
+        return "sgf"
+    raise InvalidRecordError("cannot tell the record's format: name it (JSON, SGF and GGF "
+                             f"are recognised; {', '.join(sorted(_TEXT))} can be named)")
+
+
+_ARCHIVE_LINE = re.compile(r"\d+\s*\(;")
 
 
 class _Counter:
@@ -116,4 +165,5 @@ class _Counter:
             yield record
 
 
-__all__ = ["FORMATS", "format_of", "read", "stream", "write"]
+__all__ = ["FORMATS", "TEXT_FORMATS", "format_of", "from_text", "guess_format", "read",
+           "stream", "to_text", "write"]

@@ -386,7 +386,8 @@ async function openGame(answer, note = "") {
 function exportChoices() {
   const select = $("export-format"), kept = select.value;
   const formats = app.games.get(app.game).records;
-  const names = { sgf: "SGF", ggf: "GGF", json: "JSON" };
+  const names = { sgf: "SGF", ggf: "GGF", json: "JSON", pos: "Position list",
+                  txt: "Transcript" };
   select.replaceChildren(...formats.map((f) => new Option(names[f] || f, f)));
   select.value = formats.includes(kept) ? kept : formats[formats.length > 1 ? 1 : 0];
 }
@@ -397,11 +398,14 @@ async function newGame() {
   await openGame(answer);  // only now: a refused game leaves the current one as it was
 }
 
-async function loadRecord(text, source) {
+// A file's format by its extension; pasted text: the format chosen, or the server's guess.
+const FORMAT_OF_EXTENSION = { json: "json", sgf: "sgf", ggf: "ggf", pos: "pos", txt: "txt" };
+
+async function loadRecord(text, source, format) {
   if (!text.trim()) throw new Error("paste a record (SGF, GGF or JSON) into the box first");
   const limit = app.limits ? app.limits.request_bytes - 1024 : Infinity;
   if (text.length > limit) throw new Error(`the record is too long for the server (${text.length.toLocaleString("en")} characters)`);
-  const answer = await req("load", { record: text });
+  const answer = await req("load", { record: text, ...(format ? { format } : {}) });
   const more = answer.records > 1 ? ` (the first of its ${answer.records} games)` : "";
   await openGame(answer, `Loaded ${source}${more}.`);
 }
@@ -823,11 +827,14 @@ function controls() {
     });
   });
   $("load-text").addEventListener("click", () =>
-    act("Load", () => loadRecord($("record-text").value, "the pasted record")));
+    act("Load", () => loadRecord($("record-text").value, "the pasted record",
+                                 $("import-format").value)));
   $("record-file").addEventListener("change", (e) => {
     const file = e.target.files[0];
     e.target.value = "";  // choosing the same file again loads it again
-    if (file) act("Load", async () => loadRecord(await readFile(file), file.name));
+    const extension = file ? file.name.split(".").pop().toLowerCase() : "";
+    if (file) act("Load", async () => loadRecord(await readFile(file), file.name,
+                                                 FORMAT_OF_EXTENSION[extension]));
   });
   $("download").addEventListener("click", () => act("Export", () => exportRecord(false)));
   $("show-record").addEventListener("click", () => act("Export", () => exportRecord(true)));
