@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import brett
-from brett.sgf import read_sgf
+from brett.records.sgf import read_sgf
 from peers import GtpClient, brett_command, peer
 
 REQUIRED = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import brett
-from brett.formats import read_records
 from brett.frontends.match import Tally, elo_interval, elo_text
+from brett.records import read as read_records
 from peers import brett_command, peer
 
 BRETT_GTP = f"gtp:{sys.executable} -m brett gtp --level 1"

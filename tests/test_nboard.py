@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import brett
-from brett.ggf import read_ggf
+from brett.records.ggf import read_ggf
 from peers import LineProcess, brett_command
 
 START = "BO[8 ---------------------------O*------*O--------------------------- *]"

@@ -291,8 +291,8 @@ class GtpSeat(ProcessSeat):
 
     def _load(self, game: Reversi, deadline: float) -> None:
         """A set-up start goes through ``loadsgf`` (GTP has no other way)."""
-        from ..record import Record
-        from ..sgf import write_sgf
+        from ..records import Record
+        from ..records.sgf import write_sgf
 
         if "loadsgf" not in self.commands:
             raise Unfit(f"{self.name} cannot start from a set-up position (it has no "
@@ -359,8 +359,8 @@ class NBoardSeat(ProcessSeat):
                 return
 
     def new_game(self, game: Reversi, player: int) -> None:
-        from ..ggf import write_ggf
-        from ..record import Record
+        from ..records import Record
+        from ..records.ggf import write_ggf
 
         try:
             text = write_ggf([Record.from_game(game)]).strip()

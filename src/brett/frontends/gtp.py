@@ -260,7 +260,7 @@ class GtpEngine:
 
     # ---- records
     def loadsgf(self, args: list[str]) -> str:
-        from ..formats import read_records
+        from ..records import read
 
         if len(args) not in (1, 2):
             raise GtpError("syntax error: loadsgf FILE [MOVE_NUMBER]")
@@ -268,7 +268,7 @@ class GtpEngine:
         if last is not None and last < 1:
             raise GtpError("syntax error: the move number counts from 1")
         try:
-            record = read_records(args[0], "sgf")[0]
+            record = read(args[0], "sgf")[0]
             if record.game_name != "reversi":
                 raise BrettError(f"a {record.game_name} record, not Reversi")
             game = Reversi.from_position(record.start)
@@ -281,8 +281,8 @@ class GtpEngine:
         return ""
 
     def printsgf(self, args: list[str]) -> str:
-        from ..record import Record
-        from ..sgf import write_sgf
+        from ..records import Record
+        from ..records.sgf import write_sgf
 
         if len(args) > 1:
             raise GtpError("syntax error: printsgf [FILE]")

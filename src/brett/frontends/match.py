@@ -125,11 +125,12 @@ def read_openings(path: str, plies: int, base: Reversi) -> list[Opening]:
     """Openings from a record file (the first ``plies`` moves of each game) or a
     text file: one a line, a position string or moves (``f5 d6 c3`` or
     ``f5d6c3``) from the start of ``base``; blank lines and ``#`` comments skipped."""
-    from ..formats import FORMATS, read_records
+    from ..records import FORMATS, read
 
-    if Path(path).suffix.lstrip(".").lower() in FORMATS:
+    # A .txt file is this function's own text (transcripts are a kind of it).
+    if Path(path).suffix.lstrip(".").lower() in set(FORMATS) - {"txt"}:
         return [Opening(r.start, tuple(str(m) for m in r.moves[:plies]))
-                for r in read_records(path) if r.game_name == "reversi"]
+                for r in read(path) if r.game_name == "reversi"]
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -212,7 +213,7 @@ def _checked(game: Reversi, player: int, answer: str, seat: Seat) -> ReversiMove
 
 def _result(game: Reversi, forfeit: Optional[Forfeit], names: tuple[str, str], number: int,
             out_format: str, date: str) -> GameResult:
-    from ..record import Record
+    from ..records import Record
 
     black, white = game.discs()
     winner: Optional[int]
@@ -441,8 +442,8 @@ def _output_format(path: Optional[str]) -> str:
 def _check_output(kind: str, game: Reversi) -> None:
     """Refuse, before any game, a format that cannot hold the games (GGF: no
     blocked squares, no octagon)."""
-    from ..ggf import write_ggf
-    from ..record import Record
+    from ..records import Record
+    from ..records.ggf import write_ggf
 
     if kind == "ggf":
         write_ggf([Record.from_game(game)])
@@ -450,11 +451,11 @@ def _check_output(kind: str, game: Reversi) -> None:
 
 def _write(records: list[Any], path: str, kind: str) -> None:
     from .._files import replacing
-    from ..formats import write_records
+    from ..records import write
 
     try:
         with replacing(path) as temporary:
-            write_records(records, temporary, kind)
+            write(records, temporary, kind)
     except OSError as exc:
         raise BrettError(f"cannot write {path}: {exc.strerror or exc}") from None
 

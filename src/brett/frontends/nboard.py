@@ -239,7 +239,7 @@ def _eval(game: Reversi, value: float) -> float:
 
 def _game_of(text: str) -> Reversi:
     """The position at the end of a GGF game."""
-    from ..ggf import read_ggf
+    from ..records.ggf import read_ggf
 
     records = read_ggf(text)
     if len(records) != 1:
