@@ -53,3 +53,31 @@ def test_every_guide_is_in_the_table_of_contents() -> None:
              for p in DOCS.rglob("*.md") if p.name != "index.md"}
     listed = set(re.findall(r"^([\w/]+)$", index, re.MULTILINE))
     assert pages <= listed, sorted(pages - listed)
+
+
+DOCS_SITE = "https://brett.readthedocs.io/en/latest/"
+"""Where the docs site is built (.readthedocs.yaml); the README, shown on PyPI, links there."""
+
+
+def test_the_readmes_links_work_on_pypi() -> None:
+    """No relative link (PyPI shows the README alone); every link into the docs site
+    names a page the site is built from, and an anchor a heading of that page."""
+    readme = (DOCS.parent / "README.md").read_text()
+    links = re.findall(r"\]\(([^)]*)\)", readme)
+    assert links and all(link.startswith("https://") for link in links), \
+        [link for link in links if not link.startswith("https://")]
+    for link in links:
+        if not link.startswith(DOCS_SITE):
+            continue
+        path, _, anchor = link[len(DOCS_SITE):].partition("#")
+        if path.startswith("_images/"):
+            name = path[len("_images/"):]
+            assert (DOCS / name).exists() and any(name in p.read_text()
+                                                  for p in DOCS.glob("*.md")), link
+            continue
+        page = DOCS / path.replace(".html", ".md")
+        assert page.exists(), link
+        if anchor:
+            headings = {re.sub(r"[^\w\- ]", "", h).strip().lower().replace(" ", "-")
+                        for h in re.findall(r"^#+ (.+)$", page.read_text(), re.MULTILINE)}
+            assert anchor in headings, (link, sorted(headings))
