@@ -442,6 +442,7 @@ def run_stopped(player: MCTSPlayer, game: Any, delay: float) -> tuple[Any, float
     return move, time.monotonic() - started
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("name", ["reversi", "focus", "phutball", "schuft"])
 def test_stop_ends_a_long_search(name: str, backend: str) -> None:
     """stop() from another thread ends a 60 s search at once (the bound below is
@@ -467,6 +468,7 @@ def test_stop_ends_a_long_search(name: str, backend: str) -> None:
     assert not player.last_search.interrupted and player.last_search.iterations == 10
 
 
+@pytest.mark.timing
 def test_a_time_budget_ends_the_search(backend: str) -> None:
     player = MCTSPlayer(seconds=0.2, seed=1)
     game = brett.Focus.twin(backend)()
@@ -477,6 +479,7 @@ def test_a_time_budget_ends_the_search(backend: str) -> None:
     assert info.seconds < 10
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
 @pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -519,6 +522,7 @@ def first_iteration_late(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ai, "_work", late)
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
 @pytest.mark.usefixtures("ctrl_c_raises", "first_iteration_late")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -541,6 +545,7 @@ def test_ctrl_c_before_the_first_iteration_still_gives_a_move(backend: str) -> N
     assert info is not None and info.interrupted and info.iterations == 1
 
 
+@pytest.mark.timing
 @pytest.mark.usefixtures("first_iteration_late")
 def test_stop_before_the_first_iteration_is_no_ctrl_c(backend: str) -> None:
     """A stop() before any iteration: the one iteration every tree does gives a

@@ -216,6 +216,7 @@ def test_every_kernel_plays_the_same_random_games(kernel: str) -> None:
 
 
 @needs_cython
+@pytest.mark.timing
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
 @pytest.mark.parametrize("call", ["perft", "random_playouts"])
 @pytest.mark.usefixtures("ctrl_c_raises")
@@ -233,5 +234,5 @@ def test_ctrl_c_stops_every_kernel(kernel: str, call: str) -> None:
             game.perft(30) if call == "perft" else game.random_playouts(10**12)
     finally:
         presser.stop()
-    assert time.monotonic() - started - 0.2 < 1.5
+    assert time.monotonic() - started - 0.2 < 10  # milliseconds on an idle machine
     assert (game.position(), hash(game), len(game.move_stack)) == before

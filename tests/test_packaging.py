@@ -104,3 +104,30 @@ def test_the_version_is_written_once() -> None:
     assert version("brett") == brett.__version__
     changelog = (ROOT / "CHANGELOG.md").read_text() if (ROOT / "CHANGELOG.md").exists() else ""
     assert f"## {brett.__version__}" in changelog
+
+
+def test_the_wheel_jobs_test_what_the_core_extra_can_run() -> None:
+    """The wheel jobs install only the test-core extra: every test file they run
+    exists and imports nothing beyond it (and the standard library); they leave out
+    the deep perfts and the tests that bound elapsed time."""
+    import ast
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    cibw = config["tool"]["cibuildwheel"]
+    assert cibw["test-extras"] == ["test-core"]
+    command = cibw["test-command"]
+    assert '-m "not slow and not timing"' in command
+    files = [word.replace("{project}/", "") for word in command.split() if word.endswith(".py")]
+    allowed = {"pytest", "hypothesis", "numpy", "brett", "conftest", "strategies"}
+    allowed |= {p.stem for p in (ROOT / "tests").glob("test_*.py")}   # shared helpers
+    extra = {req.split(">")[0].split("[")[0] for req in
+             config["project"]["optional-dependencies"]["test-core"]}
+    assert extra == {"pytest", "hypothesis", "numpy"}
+    for name in files:
+        tree = ast.parse((ROOT / name).read_text())
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree)
+                    if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+        outside = {m for m in imported - allowed if m not in sys.stdlib_module_names}
+        assert not outside, (name, outside)

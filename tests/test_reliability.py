@@ -230,6 +230,7 @@ class CtrlC(threading.Thread):
 @pytest.mark.usefixtures("ctrl_c_raises")
 # The dropped KeyboardInterrupt of the CtrlC docstring, when it happens, is reported
 # as unraisable (in hypothesis's gc callback): expected here, not a failure.
+@pytest.mark.timing
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
     """perft, divide and random_playouts stop on SIGINT with KeyboardInterrupt
@@ -243,6 +244,7 @@ def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
     _interrupt(game, lambda: getattr(game, call)(*args))
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
 @pytest.mark.parametrize("call", ["perft(2)", "perft(1)", "count", "list", "divide"])
 @pytest.mark.usefixtures("ctrl_c_raises")
@@ -270,6 +272,7 @@ def _interrupt(game: Any, call: Any) -> None:
     assert (game.position(), hash(game), len(game.move_stack)) == before
 
 
+@pytest.mark.timing
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 @pytest.mark.parametrize("args", [["reversi", "--depth", "14"],
                                   ["phutball", "--position", LATTICE, "--depth", "2"]],

@@ -21,6 +21,8 @@ import pytest
 import brett
 from brett.ai import MCTSPlayer
 
+pytestmark = pytest.mark.timing  # every test here bounds how long a stop takes
+
 # Where a node is costly or there are very many of them.
 LATTICE_7x7 = "1O1O1O1/OOOOOOO/1O1O1O1/OOOOOOO/1O1O*O1/OOOOOOO/1O1O1O1 0 7x7"
 LATTICE_9x9 = ("1O1O1O1O1/OOOOOOOOO/1O1O1O1O1/OOOOOOOOO/1O1O*O1O1/OOOOOOOOO/"
