@@ -1,4 +1,5 @@
-"""Types as a user's type checker sees them: ``mypy --strict`` on a user script
+"""Types as a user's type checker sees them: ``mypy --strict --disallow-any-expr``
+(no expression of type Any) on a user script
 (tests/typecheck/user_script.py) gets precise types from brett's inline
 annotations, and the stubs of the compiled cores match them (stubtest)."""
 
@@ -21,18 +22,28 @@ EXPECTED = {
     19: "brett.reversi.ReversiMove",
     23: "dict[brett.reversi.ReversiMove, int]",
     24: "dict[str, int]",
-    25: "brett.game.Game[Any]",
+    25: "brett.reversi.Reversi | brett.focus.Focus | brett.phutball.Phutball | "
+        "brett.schuft.Schuft",
     29: "brett.focus.FocusMove",
     30: "tuple[int, ...] | None",
     34: "brett.game.LegalMoveView[brett.phutball.PhutballMove]",
     38: "brett.schuft.SchuftMove | brett.schuft.Roll",
-    40: "type[brett.game.Game[Any]]",
+    40: "type[brett.reversi.Reversi]",
+    41: "brett.reversi.ReversiEffects",
+    42: "brett.focus.FocusEffects",
+    43: "brett.phutball.PhutballEffects",
+    44: "brett.schuft.Roll",
+    45: "brett.schuft.SchuftMove | brett.schuft.Roll",
+    48: "brett.reversi.Reversi",
+    50: "list[brett.reversi.ReversiMove | brett.focus.FocusMove | brett.phutball.PhutballMove | "
+        "brett.schuft.SchuftMove | brett.schuft.Roll]",
+    51: "type[brett.schuft.Schuft]",
 }
 
 
 def test_mypy_strict_sees_real_types() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+        [sys.executable, "-m", "mypy", "--strict", "--disallow-any-expr", "--no-incremental",
          str(HERE / "user_script.py")], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     revealed = {int(m.group(1)): m.group(2) for m in re.finditer(

@@ -250,6 +250,9 @@ class Focus(Game[FocusMove]):
     _move_types: ClassVar[tuple[type, ...]] = (FocusMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "FocusCore"
+    if TYPE_CHECKING:  # precise types for the type checker; the base does the work
+        def effects(self, move: FocusMove | str) -> FocusEffects: ...
+
     OPTIONS = (
         GameOption("players", ("integer",), 2, "number of players", 2, 4),
         GameOption("teams", ("boolean",), True, "four players play as two teams (red and blue "

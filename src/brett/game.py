@@ -33,7 +33,18 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Optional, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    NamedTuple,
+    Optional,
+    TypeVar,
+    Union,
+    overload,
+)
 
 from ._checks import (
     MAX_COUNT,
@@ -55,6 +66,16 @@ if TYPE_CHECKING:
     import numpy.typing
 
     from ._core._base import Core
+    from .focus import Focus, FocusMove
+    from .phutball import Phutball, PhutballMove
+    from .reversi import Reversi, ReversiMove
+    from .schuft import Roll, Schuft, SchuftMove
+
+AnyGame = Union["Reversi", "Focus", "Phutball", "Schuft"]
+"""A game of any of brett's games (what a record or a protocol message holds):
+narrow it with ``isinstance`` or ``game.game_name``."""
+AnyMove = Union["ReversiMove", "FocusMove", "PhutballMove", "SchuftMove", "Roll"]
+"""A move (or a Schuft roll) of any game."""
 
 MoveT = TypeVar("MoveT")
 G = TypeVar("G", bound="Game[Any]")
@@ -186,6 +207,17 @@ class GameRegistry(Mapping[str, "type[Game[Any]]"]):
 
     _CLASSES: ClassVar[dict[str, str]] = {
         "reversi": "Reversi", "focus": "Focus", "phutball": "Phutball", "schuft": "Schuft"}
+
+    @overload
+    def __getitem__(self, name: Literal["reversi"]) -> type[Reversi]: ...
+    @overload
+    def __getitem__(self, name: Literal["focus"]) -> type[Focus]: ...
+    @overload
+    def __getitem__(self, name: Literal["phutball"]) -> type[Phutball]: ...
+    @overload
+    def __getitem__(self, name: Literal["schuft"]) -> type[Schuft]: ...
+    @overload
+    def __getitem__(self, name: str) -> type[Game[Any]]: ...
 
     def __getitem__(self, name: str) -> type[Game[Any]]:
         if not isinstance(name, str) or name not in self._CLASSES:
@@ -1208,6 +1240,8 @@ __all__ = [
     "MAX_PERFT_DEPTH",
     "MAX_PLIES",
     "TERMINAL",
+    "AnyGame",
+    "AnyMove",
     "CoreModules",
     "Game",
     "GameOption",

@@ -178,6 +178,9 @@ class Phutball(Game[PhutballMove]):
     game_name = "phutball"
     Move = PhutballMove
     _move_types = (PhutballMove,)
+    if TYPE_CHECKING:  # precise types for the type checker; the base does the work
+        def effects(self, move: PhutballMove | str) -> PhutballEffects: ...
+
     OPTIONS = (
         GameOption("columns", ("integer",), 15, "board width", 5, 25),
         GameOption("rows", ("integer",), 19, "board height, the goal lines included", 5, 25),

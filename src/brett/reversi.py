@@ -173,6 +173,9 @@ class Reversi(Game[ReversiMove]):
     _move_types: ClassVar[tuple[type, ...]] = (ReversiMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "ReversiCore"
+    if TYPE_CHECKING:  # precise types for the type checker; the base does the work
+        def effects(self, move: ReversiMove | str) -> ReversiEffects: ...
+
     OPTIONS = (
         GameOption("size", ("integer", "null"), None,
                    "board size (none: 8, and 10 for the octagon)", 4, 16, 2),

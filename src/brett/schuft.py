@@ -39,7 +39,7 @@ import operator
 import random
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, overload
 
 from ._checks import (
     MAX_COUNT,
@@ -291,6 +291,16 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     game_name = "schuft"
     Move = SchuftMove
     _move_types = (SchuftMove, Roll)
+    if TYPE_CHECKING:  # precise types for the type checker; the base does the work
+        def effects(self, move: SchuftMove | Roll | str) -> SchuftEffects: ...
+
+        @overload
+        def push(self, move: SchuftMove) -> SchuftMove: ...
+        @overload
+        def push(self, move: Roll) -> Roll: ...
+        @overload
+        def push(self, move: str) -> SchuftMove | Roll: ...
+        def push(self, move: SchuftMove | Roll | str) -> SchuftMove | Roll: ...
     OPTIONS = (
         GameOption("players", ("integer",), 2, "number of players", 2, 4),
         GameOption("first_player", ("integer", "string"), 0,

@@ -1,5 +1,5 @@
 """A user's script, type-checked by tests/test_typing.py with ``mypy --strict``:
-every call below must have a precise type (no ``Any``)."""
+every call below must have a precise type (no ``Any``, ``--disallow-any-expr``)."""
 
 import brett
 from brett.focus import FocusMove
@@ -38,3 +38,14 @@ roll: Roll = dice.roll()
 reveal_type(dice.push("pass") if not dice.legal_moves else dice.peek())
 turn: SchuftMove | Roll = dice.move_stack[-1]
 reveal_type(brett.GAMES["reversi"])
+reveal_type(game.effects("c4"))
+reveal_type(focus.effects(first))
+reveal_type(ball.effects("h12"))
+reveal_type(dice.push(roll))
+reveal_type(dice.push("5-8-2"))
+loaded = brett.load(brett.dump(game))
+if isinstance(loaded, brett.Reversi):
+    reveal_type(loaded)
+record = brett.records.Record.from_game(game)
+reveal_type(record.moves)
+reveal_type(brett.GAMES["schuft"])

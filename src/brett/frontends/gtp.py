@@ -273,7 +273,7 @@ class GtpEngine:
                 raise BrettError(f"a {record.game_name} record, not Reversi")
             game = Reversi.from_position(record.start)
             for move in record.moves[:None if last is None else last - 1]:
-                game.push(move)
+                game.push(str(move))
         except (BrettError, OSError, IndexError) as exc:
             raise GtpError(f"cannot load file: {exc}") from None
         self.game, self.size = game, game.size

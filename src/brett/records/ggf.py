@@ -370,6 +370,7 @@ def _write_one(record: Any, number: int, paired: bool) -> str:
         raise InvalidRecordError(f"record {number}: GGF holds Reversi games only")
     check_strings(record, number)
     game = record.game()
+    assert isinstance(game, Reversi)  # a Reversi record, checked above
     start = Reversi.from_position(record.start)
     board, mover = start.position().split()[:2]  # the side to move even when it cannot
     if "#" in board:

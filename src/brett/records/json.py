@@ -35,11 +35,11 @@ import json
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, Optional, Union, cast
 
 from .._checks import MAX_TEXT
 from ..errors import BrettError, InvalidRecordError
-from ..game import GAMES, Game
+from ..game import GAMES, AnyGame, Game
 from ._io import Junk, Source, Splitter, Unit, bracketed, open_text, source_name, units
 from .record import Record, replay
 
@@ -120,7 +120,7 @@ def _fields(record: Any) -> tuple[type[Game[Any]], str, list[str], list[int]]:
     return cls, start, moves, pending
 
 
-def from_dict(record: dict[str, Any]) -> Game[Any]:
+def from_dict(record: dict[str, Any]) -> AnyGame:
     """Replay a record dict; :class:`InvalidRecordError` says what is wrong."""
     cls, start, moves, pending = _fields(record)
     game = replay(cls, start, moves)
@@ -129,7 +129,7 @@ def from_dict(record: dict[str, Any]) -> Game[Any]:
             game.apply_action(action)
         except BrettError as exc:
             raise InvalidRecordError(f"pending action {action} does not replay: {exc}") from exc
-    return game
+    return cast("AnyGame", game)
 
 
 def record_from_dict(data: dict[str, Any]) -> Record:
@@ -172,7 +172,7 @@ def load_record(text: str) -> Record:
     return record_from_dict(_parse(text))
 
 
-def load(text: str) -> Game[Any]:
+def load(text: str) -> AnyGame:
     """Replay a JSON record written by :func:`dump`."""
     return from_dict(_parse(text))
 

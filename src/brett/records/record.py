@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, cast
 
 from .._checks import MAX_TEXT
 from ..errors import BrettError, InvalidRecordError
-from ..game import GAMES, Game
+from ..game import GAMES, AnyGame, AnyMove, Game
 
 if TYPE_CHECKING:
     from .result import Result
@@ -170,7 +170,7 @@ class Record:
             node = node.add(str(move))
         return record
 
-    def game(self, node: Optional[Node] = None) -> Game[Any]:
+    def game(self, node: Optional[Node] = None) -> AnyGame:
         """The game after the moves down to ``node`` (default: the end of the
         main line), its moves on the move stack.  :class:`InvalidRecordError`
         names the first move that does not replay."""
@@ -180,7 +180,7 @@ class Record:
         else:
             target = node if node is not None else (self.root.mainline() or [self.root])[-1]
             moves = [step.move for step in target.path()]
-        return replay(self.game_class, self.start, moves)
+        return cast("AnyGame", replay(self.game_class, self.start, moves))
 
     def replay_tree(self) -> Iterator[Step]:
         """Every node below the root once, depth first, main lines first, with the
@@ -218,9 +218,9 @@ class Record:
         return check_result(self)
 
     @property
-    def moves(self) -> list[Any]:
+    def moves(self) -> list[AnyMove]:
         """The main line as the game's Move objects."""
-        return self.game().move_stack
+        return list(self.game().move_stack)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Record):

@@ -117,7 +117,9 @@ def _line(record: Any, number: int) -> str:
     if not record.root.children:
         raise InvalidRecordError(f"record {number}: a transcript without a move is a blank "
                                  f"line, which readers skip")
-    return "".join(str(m) for m in record.moves if not m.is_pass) + "\n"
+    game = record.game()
+    assert isinstance(game, Reversi)  # an Othello record, checked above
+    return "".join(str(m) for m in game.move_stack if not m.is_pass) + "\n"
 
 
 __all__ = ["MAX_LINE", "iter_transcripts", "parse_transcript", "read_transcripts",
