@@ -30,6 +30,8 @@ from .errors import (
 from .game import CHANCE as CHANCE
 from .game import (
     GAMES,
+    AnyGame,
+    AnyMove,
     CpuFeatures,
     Game,
     GameOption,
@@ -91,6 +93,8 @@ __all__ = [
     "MAX_PERFT_DEPTH",
     "MAX_PLIES",
     "TERMINAL",
+    "AnyGame",
+    "AnyMove",
     "BrettError",
     "CpuFeatures",
     "EmptyStackError",
