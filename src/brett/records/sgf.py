@@ -97,8 +97,28 @@ def iter_sgf(source: Source) -> Iterator[Record]:
 
 
 def _records(stream: Optional[IO[str]], prefix: str, text: str = "") -> Iterator[Record]:
+    if stream is None:
+        yield from _records_in(text, prefix)
+        return
     for unit in units(stream, _SPLIT, prefix, text):
         yield _Reader(unit.text, unit.begin, unit.end, unit.where).tree()
+
+
+def _records_in(text: str, prefix: str) -> Iterator[Record]:
+    """The games of a text in memory, each parsed where it stands: no scan for
+    the end of a game first, so an error at the start of a long game ends the
+    reading at once."""
+    i = 1 if text.startswith("\ufeff") else 0
+    where = Where(text, i, 1, 1, prefix)
+    while True:
+        i = _skip_space(text, i)
+        if i >= len(text):
+            return
+        if text[i] != "(":
+            raise where.error(i, f"expected '(' to start a game, found {text[i]!r}")
+        reader = _Reader(text, i, len(text), where)
+        yield reader.tree()
+        i = reader.after
 
 
 _RUN = re.compile(r"[^\[()]*(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\][^\[()]*)*", re.S)
@@ -145,6 +165,7 @@ class _Reader:
         self.text, self.begin, self.end = text, begin, end
         self.where = where
         self.nodes = 0
+        self.after = end  # the offset after the game, once read
 
     def tree(self) -> Record:
         """The game tree of ``text[begin:end]`` (which starts with its '(')."""
@@ -174,6 +195,7 @@ class _Reader:
                 node, depth, _ = opened.pop()
                 after_tree, i = True, i + 1
                 if not opened:
+                    self.after = i
                     return self.finish()
             elif ch == ";" and not after_tree:
                 self.count(i)
