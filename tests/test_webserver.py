@@ -269,10 +269,11 @@ def test_a_websocket_message_over_the_limit_closes_it_cleanly(server: WebServer)
         async with aiohttp.ClientSession() as client, client.ws_connect(server.url + "ws") as ws:
             await ws.send_str('{"cmd": "hello", "pad": "' + "a" * (2 << 20) + '"}')
             message = await ws.receive(timeout=30)
-            return message.type, ws.close_code
+            return message.type, message.data
+    # The server's close frame says why (the client's own close_code may read 1006
+    # when the server has gone before the client's answering close frame is sent).
     kind, code = asyncio.run(run())
-    assert kind in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED,
-                    aiohttp.WSMsgType.CLOSING) and code == 1009
+    assert (kind, code) == (aiohttp.WSMsgType.CLOSE, 1009)
 
 
 def test_brett_serve_http_through_the_command_line() -> None:

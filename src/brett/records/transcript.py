@@ -6,7 +6,8 @@ them, and passes written (``pa``, ``pass``, ``ps``, ``--``, ``@@``, ``@@@@``) or
 left out (a pass is then made wherever the side to move cannot move, as in
 WTHOR); blank lines and lines starting with ``#`` are skipped.  Games start
 from the standard 8x8 position.  Writing gives lower-case squares without
-passes; a transcript keeps the moves only (the main line, no headers)::
+passes, but for passes at the end (``pa``), which no square after them would
+tell; a transcript keeps the moves only (the main line, no headers)::
 
     >>> from brett.records.transcript import read_transcripts, write_transcripts
     >>> [record] = read_transcripts("F5 d6 C3\\n")
@@ -119,7 +120,12 @@ def _line(record: Any, number: int) -> str:
                                  f"line, which readers skip")
     game = record.game()
     assert isinstance(game, Reversi)  # an Othello record, checked above
-    return "".join(str(m) for m in game.move_stack if not m.is_pass) + "\n"
+    moves = game.move_stack
+    end = len(moves)
+    while end and moves[end - 1].is_pass:  # passes at the end: written, as nothing tells them
+        end -= 1
+    squares = "".join(str(m) for m in moves[:end] if not m.is_pass)
+    return squares + "pa" * (len(moves) - end) + "\n"
 
 
 __all__ = ["MAX_LINE", "iter_transcripts", "parse_transcript", "read_transcripts",
