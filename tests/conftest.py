@@ -119,3 +119,22 @@ def reference_vectors(game: str) -> list[dict[str, Any]]:
     path = REFERENCE if REFERENCE.exists() else LOCAL_REFERENCE
     data = json.loads(path.read_text())
     return [v for v in data["vectors"] if v["game"] == game]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say loudly which tests did not run and why (the browser, the peer engines,
+    atheris: what pip's test extra cannot install), grouped by reason."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if not reasons:
+        return
+    total = sum(reasons.values())
+    terminalreporter.write_sep("!", f"{total} tests did not run", yellow=True, bold=True)
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"{count:5d}  {reason}", yellow=True)
+    terminalreporter.write_line("Install what they name to run them; .ci/run installs "
+                                "everything and fails instead of skipping.", bold=True)

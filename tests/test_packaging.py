@@ -108,8 +108,9 @@ def test_the_version_is_written_once() -> None:
 
 def test_the_wheel_jobs_test_what_the_core_extra_can_run() -> None:
     """The wheel jobs install only the test-core extra: every test file they run
-    exists and imports nothing beyond it (and the standard library); they leave out
-    the deep perfts and the tests that bound elapsed time."""
+    exists and imports nothing beyond it (and the standard library) and the plugin
+    the project's pytest options use; they leave out the deep perfts and the tests
+    that bound elapsed time."""
     import ast
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -122,7 +123,9 @@ def test_the_wheel_jobs_test_what_the_core_extra_can_run() -> None:
     allowed |= {p.stem for p in (ROOT / "tests").glob("test_*.py")}   # shared helpers
     extra = {req.split(">")[0].split("[")[0] for req in
              config["project"]["optional-dependencies"]["test-core"]}
-    assert extra == {"pytest", "hypothesis", "numpy"}
+    assert extra == {"pytest", "pytest-xdist", "hypothesis", "numpy"}
+    # the project's pytest options spread the run with xdist: a wheel job has it
+    assert " -n auto" in config["tool"]["pytest"]["ini_options"]["addopts"]
     for name in files:
         tree = ast.parse((ROOT / name).read_text())
         imported = {alias.name.split(".")[0] for node in ast.walk(tree)

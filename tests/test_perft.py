@@ -2,7 +2,7 @@
 
 The plain-Python twin runs the shallow depths, the compiled core everything up
 to a few million leaves by default and the deep depths under the ``slow``
-marker (part of the default run; deselect with ``-m "not slow"``).
+marker (``pytest -m slow``; out of the default run, in .ci/run).
 """
 
 from __future__ import annotations
