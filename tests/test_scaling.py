@@ -1,6 +1,7 @@
 """Every record reader takes time and memory linear in its input: doubling the
 input at most doubles (with 30 % slack) the CPU time and the peak memory of a
-read, from 1 MB to 16 MB, on both cores.
+read, from 1 MB to 16 MB (from 1/4 MB to 2 MB for the readers of many small
+records), on both cores.
 
 CPU time (``time.process_time``, the best of three to five runs) and traced memory
 (``tracemalloc``, a separate run) do not depend on what else the machine runs,
@@ -212,7 +213,7 @@ def cost(reader: str, backend: str, megabytes: float, folder: Path) -> Cost:
         with tempfile.TemporaryDirectory(dir=folder) as files:
             data = make(int(megabytes * MB), Path(files))
             with on_core(backend):
-                MEASURED[key] = measure(lambda: read(data), runs=5 if megabytes < 4 else 3)
+                MEASURED[key] = measure(lambda: read(data), runs=5 if megabytes < 1 else 3)
     return MEASURED[key]
 
 
@@ -263,24 +264,32 @@ def warm(reader: str, backend: str, folder: Path) -> None:
             read(data)
 
 
-# Tests over ~5 s are slow: every size from 2 MB on, and from 1 MB on the readers of
-# many small records: WTHOR on the plain-Python core (a game is 68 bytes: 15,000
-# games a megabyte), problems, position lists and transcripts (a line each).
+# The readers of many small records replay a game every few dozen bytes (WTHOR: 15,000
+# games a megabyte): their doublings run from 1/4 MB to 2 MB, tens of thousands of
+# games, where anything quadratic in games shows; the others' from 1 MB to 16 MB.
+SMALL_RECORDS = {"wthor", "transcripts", "positions", "obf", "ggs-stream"}
+# Tests over ~5 s are slow: every doubling but the first, and the first of these.
 HEAVY = {("wthor", "python"), ("transcripts", "python"), ("positions", "python"),
          ("obf", "python"), ("obf", "cython"), ("transcripts", "cython"),
          ("ggs-stream", "python"), ("sgf-tree", "python")}
+
+
+def _sizes(reader: str) -> tuple[float, ...]:
+    return (0.25, 0.5, 1) if reader in SMALL_RECORDS else (1, 2, 4, 8)
+
+
 CASES = [pytest.param(reader, backend, megabytes,
-                      id=f"{reader}-{backend}-{megabytes}-{2 * megabytes}MB",
-                      marks=[*marks, *([pytest.mark.slow] if megabytes > 1
+                      id=f"{reader}-{backend}-{megabytes:g}-{2 * megabytes:g}MB",
+                      marks=[*marks, *([pytest.mark.slow] if megabytes > _sizes(reader)[0]
                                        or (reader, backend) in HEAVY else [])])
          for reader in sorted(READERS) for backend, marks in (("python", []),
                                                               ("cython", [needs_cython]))
-         for megabytes in (1, 2, 4, 8)]
+         for megabytes in _sizes(reader)]
 
 
 @pytest.mark.parametrize(("reader", "backend", "megabytes"), CASES)
 def test_doubling_the_input_at_most_doubles_the_cost(reader: str, backend: str,
-                                                     megabytes: int, folder: Path) -> None:
+                                                     megabytes: float, folder: Path) -> None:
     if reader == "formats-pipe" and not hasattr(os, "mkfifo"):
         pytest.skip("this platform has no named pipes")
     small = cost(reader, backend, megabytes, folder)
