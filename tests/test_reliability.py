@@ -9,6 +9,7 @@ run against it.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import pickle
@@ -176,10 +177,21 @@ looser, since a busy machine stretches it."""
 def ctrl_c_raises() -> Iterator[None]:
     """Python's own SIGINT handler, whatever this process inherited: a run started
     in the background by a shell (``pytest &``, some CI runners) ignores SIGINT,
-    and Python then never installs the handler that raises KeyboardInterrupt."""
+    and Python then never installs the handler that raises KeyboardInterrupt.
+
+    And no garbage-collector callbacks meanwhile: hypothesis leaves one in the
+    process once a property test has run, and a Ctrl-C that arrives during a
+    collection is handled in that callback, whose KeyboardInterrupt Python drops
+    as unraisable; in a test worker of a long run (a large heap, long collections)
+    several presses in a row were lost that way."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+    callbacks = gc.callbacks[:]
+    gc.callbacks.clear()
+    try:
+        yield
+    finally:
+        gc.callbacks[:] = callbacks
+        signal.signal(signal.SIGINT, previous)
 
 
 def _default_sigint() -> None:
