@@ -15,6 +15,7 @@ import itertools
 import json
 import os
 import random
+import signal
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -138,3 +139,14 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         terminalreporter.write_line(f"{count:5d}  {reason}", yellow=True)
     terminalreporter.write_line("Install what they name to run them; .ci/run installs "
                                 "everything and fails instead of skipping.", bold=True)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal's user meets it.  A run started in the background by a
+    script without job control (``pytest &`` in a shell script, some CI runners)
+    inherits SIGINT ignored, and so would every program the tests start and then
+    press Ctrl-C in (they ran on for minutes): here SIGINT raises
+    KeyboardInterrupt again, and the programs started, which get a handled
+    signal's default on exec, stop on it."""
+    if hasattr(signal, "SIGINT") and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
