@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from typing import Any, Optional
 
 import pytest
@@ -50,10 +51,11 @@ class LineProcess:
                                      stderr=subprocess.PIPE, **kwargs)
         self.lines: queue.Queue[Optional[bytes]] = queue.Queue()
         self.errors: list[bytes] = []
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines.put),
-                         daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.proc.stderr, self.errors.append),
-                         daemon=True).start()
+        self.pumps = [threading.Thread(target=self._pump, args=(stream, put), daemon=True)
+                      for stream, put in ((self.proc.stdout, self.lines.put),
+                                          (self.proc.stderr, self.errors.append))]
+        for pump in self.pumps:
+            pump.start()
 
     @staticmethod
     def _pump(stream: Any, put: Any) -> None:
@@ -73,19 +75,32 @@ class LineProcess:
         return line.decode("utf-8", "replace").rstrip("\r\n")
 
     def stderr(self) -> str:
+        """The error output read so far (by a thread: it may lag the answers on
+        stdout; see :meth:`stderr_with`)."""
         return b"".join(e for e in self.errors if e).decode("utf-8", "replace")
 
+    def stderr_with(self, text: str, timeout: float = ANSWER_SECONDS) -> str:
+        """The error output once it holds ``text``, or as it is after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while text not in (seen := self.stderr()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return seen
+
     def close(self, timeout: float = 30) -> int:
-        """Close its input and wait for it to end (killed after ``timeout``)."""
+        """Close its input and wait for it to end (killed after ``timeout``), and
+        for its output to be read to the end."""
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
         try:
-            return self.proc.wait(timeout)
+            code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
             raise
+        for pump in self.pumps:
+            pump.join(timeout)
+        return code
 
     def __enter__(self) -> LineProcess:
         return self

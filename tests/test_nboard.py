@@ -163,7 +163,7 @@ def test_unknown_commands_are_ignored_as_the_protocol_asks(nboard: NBoard) -> No
     nboard.send("set colour blue")
     nboard.send("")
     assert nboard.sync("set depth 3") == []        # nothing was answered to them
-    assert "ignored 'frobnicate 3'" in nboard.stderr()
+    assert "ignored 'frobnicate 3'" in nboard.stderr_with("ignored 'frobnicate 3'")
 
 
 def test_a_bare_move_as_nboard_1_1_sent_it(nboard: NBoard) -> None:
