@@ -657,13 +657,15 @@ def test_reload_and_reconnect_keep_the_game(person: Player) -> None:
     person.idle()
     assert person.position() == engine.position()
     assert person.moves() == [str(m) for m in engine.move_stack]
-    # the socket drops: the page reconnects and reopens the game from its record
+    # the socket drops: the page reconnects and reopens the game from its record (the
+    # message is the sign: "connected" still shows until the closing socket says so)
     person.page.evaluate("() => conn.ws.close()")
     person.page.wait_for_function(
-        "() => document.getElementById('connection').textContent === 'connected'")
+        "() => document.getElementById('info').textContent === "
+        "'Reconnected: the game goes on.'", timeout=WAIT)
     person.idle()
+    assert person.text("#connection") == "connected"
     assert person.position() == engine.position()
-    assert person.text("#info") == "Reconnected: the game goes on."
     move = next(iter(engine.legal_moves))
     person.enter(engine._click_path(move), 4)
     engine.push(move)
