@@ -999,10 +999,10 @@ class Game(Generic[MoveT]):
     def action_to_move(self, action: int) -> MoveT:
         """The move (or chance outcome) an action plays here.  In a game whose
         moves take several actions, the move so far with this action added."""
-        a = self._check_action(action)
         if not self.multi_action:
-            return self._move_from_core(self._core_of_action(a))
-        with self._lock:
+            return self._move_from_core(self._core_of_action(self._check_action(action)))
+        with self._lock:  # the range of actions may depend on the node: checked under the lock
+            a = self._check_action(action)
             if self.has_chance and self._core.player() == CHANCE:
                 return self._move_from_core(self._core_of_action(a))
             return self._partial_move((*self._pending, a))
@@ -1023,11 +1023,11 @@ class Game(Generic[MoveT]):
         """Play one action; :class:`IllegalMoveError` if it is not legal here
         (the state is unchanged).  Where a move takes several actions, the
         move goes on the move stack with its last action."""
-        a = self._check_action(action)
         if not self.multi_action:
-            self._apply_one(a)
+            self._apply_one(self._check_action(action))
             return
         with self._changing():
+            a = self._check_action(action)  # a chance node's range: checked under the lock
             if self.has_chance and self._core.player() == CHANCE:
                 self._apply_one(a)
             else:
