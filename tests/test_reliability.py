@@ -175,28 +175,18 @@ looser, since a busy machine stretches it."""
 
 @pytest.fixture
 def ctrl_c_raises() -> Iterator[None]:
-    """Python's own SIGINT handler, whatever this process inherited: a run started
-    in the background by a shell (``pytest &``, some CI runners) ignores SIGINT,
-    and Python then never installs the handler that raises KeyboardInterrupt.
-
-    And no garbage-collector callbacks meanwhile: hypothesis leaves one in the
-    process once a property test has run, and a Ctrl-C that arrives during a
+    """No garbage-collector callbacks while Ctrl-C is pressed: hypothesis leaves one
+    in the process once a property test has run, and a Ctrl-C that arrives during a
     collection is handled in that callback, whose KeyboardInterrupt Python drops
     as unraisable; in a test worker of a long run (a large heap, long collections)
-    several presses in a row were lost that way."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    several presses in a row were lost that way.  (That SIGINT raises at all, in a
+    run started with it ignored, is conftest.pytest_configure's.)"""
     callbacks = gc.callbacks[:]
     gc.callbacks.clear()
     try:
         yield
     finally:
         gc.callbacks[:] = callbacks
-        signal.signal(signal.SIGINT, previous)
-
-
-def _default_sigint() -> None:
-    """In a child before exec: SIGINT back to its default (see ctrl_c_raises)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class CtrlC(threading.Thread):
@@ -292,7 +282,7 @@ def _interrupt(game: Any, call: Any) -> None:
 def test_ctrl_c_stops_the_cli(args: list[str]) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "brett", "perft", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_default_sigint)
+                            text=True)
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     sent = time.monotonic()

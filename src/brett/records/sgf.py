@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Optional, Union
+from typing import Any, Optional, Union
 
 from ..errors import BrettError, InvalidRecordError
 from ..game import GAMES, Game
@@ -82,7 +82,7 @@ def read_sgf(text: str) -> list[Record]:
         raise InvalidRecordError(f"SGF is read from a string, not {type(text).__name__}")
     if len(text) > MAX_SGF:
         raise InvalidRecordError(f"SGF text of {len(text)} characters: at most {MAX_SGF}")
-    records = list(_records(None, "SGF ", text))
+    records = list(_records_in(text, "SGF "))
     if not records:
         raise Where(text, 0, 1, 1, "SGF ").error(0, "no game in the text")
     return records
@@ -93,15 +93,8 @@ def iter_sgf(source: Source) -> Iterator[Record]:
     whole and replayed before it is returned: memory holds one game, however
     long the file; each game is at most :data:`MAX_SGF` characters."""
     with open_text(source, "SGF") as stream:
-        yield from _records(stream, f"{source_name(source)}: SGF ")
-
-
-def _records(stream: Optional[IO[str]], prefix: str, text: str = "") -> Iterator[Record]:
-    if stream is None:
-        yield from _records_in(text, prefix)
-        return
-    for unit in units(stream, _SPLIT, prefix, text):
-        yield _Reader(unit.text, unit.begin, unit.end, unit.where).tree()
+        for unit in units(stream, _SPLIT, f"{source_name(source)}: SGF "):
+            yield _Reader(unit.text, unit.begin, unit.end, unit.where).tree()
 
 
 def _records_in(text: str, prefix: str) -> Iterator[Record]:
@@ -111,11 +104,12 @@ def _records_in(text: str, prefix: str) -> Iterator[Record]:
     i = 1 if text.startswith("\ufeff") else 0
     where = Where(text, i, 1, 1, prefix)
     while True:
-        i = _skip_space(text, i)
-        if i >= len(text):
+        try:
+            i = _SPLIT.start(text, i)
+        except Junk as junk:
+            raise where.error(junk.offset, junk.message) from None
+        if i < 0:
             return
-        if text[i] != "(":
-            raise where.error(i, f"expected '(' to start a game, found {text[i]!r}")
         reader = _Reader(text, i, len(text), where)
         yield reader.tree()
         i = reader.after
