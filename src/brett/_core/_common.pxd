@@ -2,7 +2,7 @@
 # constants, the Ctrl-C check of long searches and the CoreBase class (the move
 # stack and the thread guard of the core protocol, see _base.py).
 
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 cdef extern from "brett_bitops.h":
     int brett_popcount64(uint64_t x) noexcept nogil
@@ -72,3 +72,19 @@ cdef class CoreBase:
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
     cdef void s_shares(self, double *values) noexcept nogil
+
+    # The integer layer in C, for brett.vector.VectorEnv and the ``out=`` fast paths
+    # of Game.observation_tensor / legal_actions_mask: a core that a VectorEnv steps
+    # plays Game's integer actions itself (apply_action, with the actions of a
+    # half-made move pending in the core, never in a Game) without the GIL.  Each
+    # hook gives exactly what the Game's public call gives in the same position;
+    # tests/test_vector_hooks.py compares them on random games of both twins.
+    # A core without them answers v_supported() 0 (the defaults below).
+    cdef bint v_supported(self) noexcept nogil
+    cdef void v_reset(self, CoreBase start) noexcept nogil
+    cdef int v_player(self) noexcept nogil
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil
+    cdef int v_apply(self, int64_t action) noexcept nogil
+    cdef void v_observe(self, float *obs) noexcept nogil
+    cdef void v_returns(self, double *out) noexcept nogil

@@ -3,8 +3,15 @@
 
 cimport cython
 from cpython.pythread cimport PyThread_get_thread_ident
+from cpython.buffer cimport (
+    PyBUF_C_CONTIGUOUS,
+    PyBUF_FORMAT,
+    PyBUF_WRITABLE,
+    PyBuffer_Release,
+    PyObject_GetBuffer,
+)
 from cpython.ref cimport PyObject
-from libc.stdint cimport SIZE_MAX, int64_t, uint64_t
+from libc.stdint cimport SIZE_MAX, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from "Python.h":
@@ -159,6 +166,42 @@ cdef class CoreBase:
         for p in range(4):
             values[p] = 0.5
 
+    # ---- the integer layer in C (see _common.pxd); a core without it says so
+    cdef bint v_supported(self) noexcept nogil:
+        return 0
+
+    cdef void v_reset(self, CoreBase start) noexcept nogil:
+        """Become ``start``'s position (a core of the same game and options with no
+        pending actions): no pending actions, no undo records kept."""
+        pass
+
+    cdef int v_player(self) noexcept nogil:
+        """Game.current_player(): the mover (also while a move is pending),
+        CHANCE_PLAYER or TERMINAL_PLAYER."""
+        return TERMINAL_PLAYER
+
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil:
+        """Game.legal_actions_mask() into mask[num_distinct_actions] (1 legal, 0
+        not; the chance outcomes at a chance node); returns the number legal."""
+        return 0
+
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:
+        """Game.chance_outcomes() in its order; returns their number (0: none)."""
+        return 0
+
+    cdef int v_apply(self, int64_t action) noexcept nogil:
+        """Game.apply_action(action): 0 when played, -1 when not legal (nothing
+        changed).  Memory stays bounded however long the core is stepped."""
+        return -1
+
+    cdef void v_observe(self, float *obs) noexcept nogil:
+        """Game.observation_tensor(), flat (row-major), after pending actions."""
+        pass
+
+    cdef void v_returns(self, double *out) noexcept nogil:
+        """Game.returns(): one value per player."""
+        pass
+
 
 # ---- the search protocol seen from Python: the tests compare it with the twins'
 # _s_* methods (PyCore) on one position.
@@ -230,3 +273,105 @@ def probe_shares(CoreBase core):
 
 def probe_max_actions(CoreBase core):
     return core.s_max_actions()
+
+
+# ---- the integer layer in C seen from Python: brett.vector and the ``out=`` fast
+# paths call these; tests/test_vector_hooks.py compares them with Game's calls.
+def vector_supported(CoreBase core):
+    return bool(core.v_supported())
+
+
+def vector_reset(CoreBase core, CoreBase start):
+    core.v_reset(start)
+
+
+def vector_player(CoreBase core):
+    return core.v_player()
+
+
+def vector_mask(CoreBase core, uint8_t[::1] out):
+    """Fill ``out`` (num_distinct_actions bytes) with the mask; the number legal."""
+    return core.v_mask(&out[0])
+
+
+def vector_chance(CoreBase core, int size):
+    """v_chance() as a list of (action, probability); ``size`` bounds the count."""
+    cdef int64_t *acts = <int64_t *>malloc(size * sizeof(int64_t))
+    cdef double *probs = <double *>malloc(size * sizeof(double))
+    cdef int n, i
+    try:
+        if acts == NULL or probs == NULL:
+            raise MemoryError()
+        n = core.v_chance(acts, probs)
+        return [(acts[i], probs[i]) for i in range(n)]
+    finally:
+        free(acts)
+        free(probs)
+
+
+def vector_apply(CoreBase core, int64_t action):
+    """0 when played, -1 when not legal."""
+    return core.v_apply(action)
+
+
+def vector_observe(CoreBase core, float[::1] out):
+    """Fill ``out`` (the observation's size) with the observation."""
+    core.v_observe(&out[0])
+
+
+def vector_returns(CoreBase core, int players):
+    cdef double values[4]
+    core.v_returns(values)
+    return [values[i] for i in range(players)]
+
+
+# ---- the ``out=`` fast paths of Game.observation_tensor / legal_actions_mask:
+# the hooks write straight into a numpy array's buffer (checked here, in C).
+cdef bint _buffer_fits(Py_buffer *view, tuple shape, bytes formats) noexcept:
+    cdef Py_ssize_t d
+    if view.ndim != len(shape) or view.format == NULL or len(view.format) != 1 \
+            or (<bytes>view.format) not in formats:
+        return False
+    for d in range(view.ndim):
+        if view.shape[d] != shape[d]:
+            return False
+    return True
+
+
+cdef bint _get_buffer(object out, Py_buffer *view):
+    """A writable C-contiguous buffer of ``out``; False if it has none."""
+    try:
+        PyObject_GetBuffer(out, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE)
+    except (BufferError, TypeError, ValueError):
+        return False
+    return True
+
+
+def fill_observation(CoreBase core, object out, tuple shape):
+    """v_observe() into ``out``, a writable C-contiguous float32 array of
+    ``shape``; False (nothing written) if ``out`` is not one."""
+    cdef Py_buffer view
+    if not _get_buffer(out, &view):
+        return False
+    try:
+        if not _buffer_fits(&view, shape, b"f"):
+            return False
+        core.v_observe(<float *>view.buf)
+        return True
+    finally:
+        PyBuffer_Release(&view)
+
+
+def fill_mask(CoreBase core, object out, int size):
+    """v_mask() into ``out``, a writable C-contiguous one-byte array (bool,
+    uint8 or int8) of length ``size``; False (nothing written) if not one."""
+    cdef Py_buffer view
+    if not _get_buffer(out, &view):
+        return False
+    try:
+        if not _buffer_fits(&view, (size,), b"?Bb"):
+            return False
+        core.v_mask(<uint8_t *>view.buf)
+        return True
+    finally:
+        PyBuffer_Release(&view)

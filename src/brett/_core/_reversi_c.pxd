@@ -54,6 +54,7 @@ cdef class ReversiCore(CoreBase):
     cdef bint _legal(self, int cm) noexcept nogil
     cdef int _list(self, int16_t *out) noexcept nogil
     cdef void _make(self, int cm) noexcept nogil
+    cdef void _make_into(self, Undo *rec, int cm) noexcept nogil
     cdef void _unmake(self) noexcept nogil
     cdef void _counts(self, int *nb, int *nw) noexcept nogil
 
@@ -67,3 +68,13 @@ cdef class ReversiCore(CoreBase):
     cdef void s_undo(self) noexcept nogil
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+
+    # the integer layer in C (see _common.pxd)
+    cdef bint v_supported(self) noexcept nogil
+    cdef void v_reset(self, CoreBase start) noexcept nogil
+    cdef int v_player(self) noexcept nogil
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil
+    cdef int v_apply(self, int64_t action) noexcept nogil
+    cdef void v_observe(self, float *obs) noexcept nogil
+    cdef void v_returns(self, double *out) noexcept nogil

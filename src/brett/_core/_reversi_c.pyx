@@ -390,11 +390,14 @@ cdef class ReversiCore(CoreBase):
 
     # ------------------------------------------------------------ make/unmake
     cdef void _make(self, int cm) noexcept nogil:
-        cdef Undo *rec = &self.undo[self.nundo]
+        self.nundo += 1
+        self._make_into(&self.undo[self.nundo - 1], cm)
+
+    cdef void _make_into(self, Undo *rec, int cm) noexcept nogil:
+        """Make ``cm``, writing what unmaking needs into ``rec``."""
         cdef uint64_t f
         cdef int me = self.mover, opp = 1 - self.mover, bit, i, nf, t, sq, stride
         cdef int16_t flipped[128]
-        self.nundo += 1
         rec.move = cm
         rec.key = self.zkey
         rec.flips[0] = 0
@@ -580,3 +583,99 @@ cdef class ReversiCore(CoreBase):
         if res[1]:
             return 1 if self.anti else 2
         return 0
+
+    # ------------------------------------------ the integer layer in C
+    # (_common.pxd): an action is a core move (a square, n2 the pass), so the
+    # hooks are the core's own moves; a made move keeps no undo record.
+    cdef bint v_supported(self) noexcept nogil:
+        return 1
+
+    cdef void v_reset(self, CoreBase start) noexcept nogil:
+        # a borrowed cast: a typed local would count a reference (the GIL)
+        self.mover = (<ReversiCore>start).mover
+        self.zkey = (<ReversiCore>start).zkey
+        self.disc[0] = (<ReversiCore>start).disc[0]
+        self.disc[1] = (<ReversiCore>start).disc[1]
+        if self.big:
+            memcpy(&self.bb, &(<ReversiCore>start).bb, sizeof(Big))
+        self.nundo = 0
+
+    cdef int v_player(self) noexcept nogil:
+        return TERMINAL_PLAYER if self._status() < 0 else self.mover
+
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil:
+        cdef int16_t buf[256]
+        cdef int nm = self._list(buf), i
+        memset(mask, 0, self.n2 + 1)
+        for i in range(nm):
+            mask[buf[i]] = 1
+        if nm == 0 and self._status() == 0:
+            mask[self.n2] = 1
+            return 1
+        return nm
+
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:
+        return 0
+
+    cdef int v_apply(self, int64_t action) noexcept nogil:
+        cdef Undo scratch
+        if action < 0 or action > self.n2 or not self._legal(<int>action):
+            return -1
+        self._make_into(&scratch, <int>action)
+        return 0
+
+    cdef void v_observe(self, float *obs) noexcept nogil:
+        """Three planes of n * n: empty playable squares, the mover's discs, the
+        other's (Reversi._observation)."""
+        cdef int n2 = self.n2, sq, c
+        cdef uint64_t mine, theirs, empty
+        if self.big:
+            memset(obs, 0, 3 * n2 * sizeof(float))
+            for sq in range(n2):
+                c = self.bb.cell[self.bb.mb[sq]]
+                if c == EMPTY:
+                    obs[sq] = 1.0
+                elif c == self.mover:
+                    obs[n2 + sq] = 1.0
+                elif c != BLOCKED:
+                    obs[2 * n2 + sq] = 1.0
+            return
+        mine = self.disc[self.mover]
+        theirs = self.disc[1 - self.mover]
+        empty = self._empty()
+        if self.n == 8:                 # square = bit: eight floats per byte
+            _bits_to_floats(empty, obs)
+            _bits_to_floats(mine, obs + 64)
+            _bits_to_floats(theirs, obs + 128)
+            return
+        for sq in range(n2):
+            c = self.sq2bit[sq]
+            obs[sq] = <float>((empty >> c) & 1)
+            obs[n2 + sq] = <float>((mine >> c) & 1)
+            obs[2 * n2 + sq] = <float>((theirs >> c) & 1)
+
+    cdef void v_returns(self, double *out) noexcept nogil:
+        cdef int w = self.s_winners() if self._status() < 0 else 0
+        out[0] = 1.0 if w == 1 else (-1.0 if w == 2 else 0.0)
+        out[1] = -out[0]
+
+
+# The observation of an 8x8 board: a byte of a bitboard -> its eight squares as
+# floats (one 32-byte copy instead of eight shifts).
+cdef float BYTE_FLOATS[256][8]
+
+
+cdef void _init_byte_floats() noexcept nogil:
+    cdef int b, i
+    for b in range(256):
+        for i in range(8):
+            BYTE_FLOATS[b][i] = <float>((b >> i) & 1)
+
+
+_init_byte_floats()
+
+
+cdef inline void _bits_to_floats(uint64_t bits, float *out) noexcept nogil:
+    cdef int i
+    for i in range(8):
+        memcpy(out + 8 * i, BYTE_FLOATS[(bits >> (8 * i)) & 0xFF], 8 * sizeof(float))
