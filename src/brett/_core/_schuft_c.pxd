@@ -1,6 +1,6 @@
 # The C state of the Schuft core (see _schuft_c.pyx and the oracle _schuft_py.py).
 
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from ._common cimport CoreBase
 
@@ -82,6 +82,16 @@ cdef class SchuftCore(CoreBase):
     cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept
     cdef void _unplay(self, Undo *u) noexcept
     cdef int _turn_legal(self, uint64_t cm) noexcept
+    # the integer layer in C (VectorEnv): a half-played turn's steps are made on
+    # ``vshown``, a copy of ``s``, which stays the position before the turn (so
+    # get_state(), clone() and the search never see them)
+    cdef State vshown
+    cdef int vnpend             # decisions of the half-played turn (0: none)
+    cdef int vpend[4]           # those decisions (a direction, then steps)
+    cdef int vdir               # its direction (CW / CCW)
+    cdef int vnvals
+    cdef int vvals[3]           # its unused die values
+    cdef void _v_begin(self, int direction, const int *vals) noexcept nogil
 
     # the search protocol (see _common.pxd): search actions are the core moves
     cdef int s_max_actions(self) noexcept nogil
@@ -92,3 +102,13 @@ cdef class SchuftCore(CoreBase):
     cdef void s_undo(self) noexcept nogil
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+
+    # the integer layer in C (see _common.pxd): Schuft's 336 integer actions
+    cdef bint v_supported(self) noexcept nogil
+    cdef void v_reset(self, CoreBase start) noexcept nogil
+    cdef int v_player(self) noexcept nogil
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil
+    cdef int v_apply(self, int64_t action) noexcept nogil
+    cdef void v_observe(self, float *obs) noexcept nogil
+    cdef void v_returns(self, double *out) noexcept nogil

@@ -16,7 +16,7 @@ notation strings, so the two twins check each other.
 """
 
 cimport cython
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.stdlib cimport free, malloc
 
@@ -51,12 +51,18 @@ cdef enum:
     Z_CONT = 1736
     Z_RSUM = 1740
     Z_SIZE = 1848
+    # the integer layer (schuft.py): (value - 1) * 37 + source, then these
+    ACTION_CW = 333
+    ACTION_CCW = 334
+    ACTION_PASS = 335
+    NUM_ACTIONS = 336
 
 cdef uint64_t ROLL_FLAG = (<uint64_t>1) << 48
 cdef uint64_t ZOB[Z_SIZE]
 cdef int ROLL_VALUES[216][3]
 cdef int ROLL_SUM[216]
 cdef int ROLL_MULT[216]   # rolls with the same values as this one if it is the first such, else 0
+cdef float ROLL_OBS[216][3]  # the roll in the observation: value / 9 as schuft.py rounds it
 
 cdef int TOKEN_RANK[37][46]     # order of the step text "src/dst" among all steps
 cdef uint64_t BETWEEN[3][36][10]  # [direction][i][d]: tongues strictly between i and i +- d
@@ -72,7 +78,7 @@ _DIE_V[:] = [2, 3, 4, 6, 7, 8]
 
 
 def _init_tables():
-    cdef int i, a, b, c
+    cdef int i, a, b, c, d
     for i in range(Z_SIZE):
         ZOB[i] = _PY_ZOBRIST[i]
     for i in range(36):
@@ -98,6 +104,8 @@ def _init_tables():
                 ROLL_VALUES[i][1] = _DIE_IV[b]
                 ROLL_VALUES[i][2] = _DIE_V[c]
                 ROLL_SUM[i] = _DIE_III[a] + _DIE_IV[b] + _DIE_V[c]
+                for d in range(3):
+                    ROLL_OBS[i][d] = <float>(<double>ROLL_VALUES[i][d] / 9.0)
     first = {}
     for i in range(216):
         values = tuple(sorted((ROLL_VALUES[i][0], ROLL_VALUES[i][1], ROLL_VALUES[i][2])))
@@ -206,6 +214,19 @@ cdef int options(State *s, int p, int direction, int *vals, int nvals,
             ov[v] = d
         total += c
     return total
+
+cdef int any_step(State *s, int p, int direction, const int *vals, int nvals) noexcept nogil:
+    """Whether some value of ``vals`` has a legal step (``options() > 0``, sooner)."""
+    cdef int src[16]
+    cdef int dst[16]
+    cdef int j
+    for j in range(nvals):
+        if (j == 1 and vals[1] == vals[0]) or \
+                (j == 2 and (vals[2] == vals[0] or vals[2] == vals[1])):
+            continue  # a value already tried
+        if steps_for(s, p, direction, vals[j], src, dst):
+            return 1
+    return 0
 
 cdef int make_step(State *s, int p, int src, int dst) noexcept nogil:
     """Move one piece (keys updated); returns the player hit or -1."""
@@ -819,6 +840,7 @@ cdef class SchuftCore(CoreBase):
         self.claim()
         self.s = s
         self.nundo = 0
+        self.vnpend = 0
         self.entries = []
 
     def get_state(self):
@@ -1034,6 +1056,7 @@ cdef class SchuftCore(CoreBase):
             self._reserve(self.nundo + 1)
         push_cm(&self.s, cm, &self.undo[self.nundo])
         self.nundo += 1
+        self.vnpend = 0  # a half-played turn of the integer layer in C ends with it
         self.entries.append(entry)
         return True
 
@@ -1043,6 +1066,7 @@ cdef class SchuftCore(CoreBase):
             raise IndexError("pop from an empty move stack")
         self.nundo -= 1
         pop_any(&self.s, &self.undo[self.nundo])
+        self.vnpend = 0
         return self.entries.pop()
 
     # ---- search: on copies, without the GIL
@@ -1163,3 +1187,182 @@ cdef class SchuftCore(CoreBase):
             if res[p]:
                 mask |= 1 << p
         return mask
+
+    # ---- the integer layer in C (brett.vector.VectorEnv, see _common.pxd), on a
+    # private core without the GIL: the decisions of schuft.py's integer layer
+    # (direction at a roll of 15, one step per die value, or pass), played as
+    # Schuft._step_options decides them.  ``s`` stays the position before a
+    # half-played turn; its steps are made on ``vshown`` (what the observation
+    # shows), and the last decision copies it back and ends the turn: the same
+    # position as pushing the turn's representative, without an undo record.
+    cdef bint v_supported(self) noexcept nogil:
+        return 1
+
+    cdef void v_reset(self, CoreBase start) noexcept nogil:
+        self.s = (<SchuftCore>start).s
+        self.nundo = 0
+        self.vnpend = 0
+
+    cdef int v_player(self) noexcept nogil:
+        # while a turn is half played nobody has won (its last step would end it)
+        return player_of(&self.s)
+
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil:
+        cdef State *s = &self.s
+        cdef int player = player_of(s), n = 0, j, total, direction
+        cdef int vals[3]
+        cdef int ov[32]
+        cdef int osrc[32]
+        cdef int odst[32]
+        memset(mask, 0, NUM_ACTIONS)
+        if player == TERMINAL:
+            return 0
+        if player == CHANCE:
+            memset(mask, 1, 216)
+            return 216
+        if self.vnpend:
+            n = options(&self.vshown, player, self.vdir, self.vvals, self.vnvals,
+                        ov, osrc, odst)
+        else:
+            total = ROLL_SUM[s.roll]
+            for j in range(3):
+                vals[j] = ROLL_VALUES[s.roll][j]
+            if total == 15:
+                if any_step(s, player, CW, vals, 3):
+                    mask[ACTION_CW] = 1
+                    n += 1
+                if any_step(s, player, CCW, vals, 3):
+                    mask[ACTION_CCW] = 1
+                    n += 1
+                if n:
+                    return n
+            else:
+                direction = CW if total > 15 else CCW
+                n = options(s, player, direction, vals, 3, ov, osrc, odst)
+        if n == 0:  # no step at all: the turn is a pass
+            mask[ACTION_PASS] = 1
+            return 1
+        # one step per (value, source): the actions are distinct
+        for j in range(n):
+            mask[(ov[j] - 1) * 37 + osrc[j]] = 1
+        return n
+
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:
+        cdef int r
+        if player_of(&self.s) != CHANCE:
+            return 0
+        for r in range(216):
+            actions[r] = r
+            probs[r] = 1.0 / 216
+        return 216
+
+    cdef int v_apply(self, int64_t action) noexcept nogil:
+        cdef State *s = &self.s
+        cdef State *at
+        cdef Undo u
+        cdef int player = player_of(s), total, direction, value, src, j, k, n, nvals, a
+        cdef int vals[3]
+        cdef int srcs[16]
+        cdef int dsts[16]
+        if player == TERMINAL or action < 0:
+            return -1
+        if player == CHANCE:
+            if action >= 216:
+                return -1
+            push_roll(s, <int>action, &u)  # u is not kept: rolls are never undone here
+            return 0
+        if action >= NUM_ACTIONS:
+            return -1
+        a = <int>action
+        if self.vnpend:
+            if a >= ACTION_CW:
+                return -1
+            at = &self.vshown
+            direction = self.vdir
+            nvals = self.vnvals
+            for j in range(3):
+                vals[j] = self.vvals[j]
+        else:
+            at = s
+            total = ROLL_SUM[s.roll]
+            nvals = 3
+            for j in range(3):
+                vals[j] = ROLL_VALUES[s.roll][j]
+            if a == ACTION_PASS:
+                if total == 15:
+                    if any_step(s, player, CW, vals, 3) or any_step(s, player, CCW, vals, 3):
+                        return -1
+                elif any_step(s, player, CW if total > 15 else CCW, vals, 3):
+                    return -1
+                end_turn(s)
+                return 0
+            if a >= ACTION_CW:
+                direction = CW if a == ACTION_CW else CCW
+                if total != 15 or not any_step(s, player, direction, vals, 3):
+                    return -1
+                self._v_begin(direction, vals)
+                self.vpend[0] = a
+                self.vnpend = 1
+                return 0
+            if total == 15:
+                return -1  # the direction comes first
+            direction = CW if total > 15 else CCW
+        value = a // 37 + 1
+        src = a % 37
+        for k in range(nvals):
+            if vals[k] == value:
+                break
+        else:
+            return -1
+        n = steps_for(at, player, direction, value, srcs, dsts)
+        for j in range(n):
+            if srcs[j] == src:
+                break
+        else:
+            return -1
+        if not self.vnpend:
+            self._v_begin(direction, vals)
+        make_step(&self.vshown, player, src, dsts[j])
+        self.vnvals -= 1
+        self.vvals[k] = self.vvals[self.vnvals]
+        if self.vnvals and any_step(&self.vshown, player, direction, self.vvals, self.vnvals):
+            self.vpend[self.vnpend] = a
+            self.vnpend += 1
+            return 0
+        # no value has a step left (or every piece is home): the turn is made
+        self.s = self.vshown
+        end_turn(s)
+        self.vnpend = 0
+        return 0
+
+    cdef void _v_begin(self, int direction, const int *vals) noexcept nogil:
+        """Start a half-played turn on a copy of the position."""
+        self.vshown = self.s
+        self.vdir = direction
+        self.vnvals = 3
+        self.vvals[0] = vals[0]
+        self.vvals[1] = vals[1]
+        self.vvals[2] = vals[2]
+
+    cdef void v_observe(self, float *obs) noexcept nogil:
+        cdef State *s = &self.vshown if self.vnpend else &self.s
+        cdef int p, i, m, k = 0
+        for p in range(s.n):
+            for i in range(36):
+                obs[k + i] = s.pos.count[i] if s.pos.owner[i] == p else 0.0
+            k += 36
+            for m in range(9):
+                obs[k + m] = (s.pos.goal[p] >> m) & 1
+            k += 9
+            obs[k] = s.pos.out[p]
+            k += 1
+        for p in range(4):
+            obs[k + p] = 1.0 if s.to_move == p else 0.0
+        k += 4
+        for i in range(3):
+            obs[k + i] = ROLL_OBS[s.roll][i] if s.roll >= 0 else 0.0
+
+    cdef void v_returns(self, double *out) noexcept nogil:
+        cdef int w = winner(&self.s), p
+        for p in range(self.s.n):
+            out[p] = 0.0 if w < 0 else 1.0 if p == w else -1.0
