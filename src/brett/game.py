@@ -56,7 +56,13 @@ from ._checks import (
 )
 from ._core import CHANCE, TERMINAL
 from ._core._stop import check as stop_check
-from .errors import BrettError, EmptyStackError, IllegalMoveError, InvalidMoveError
+from .errors import (
+    BrettError,
+    EmptyStackError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -240,6 +246,18 @@ class GameRegistry(Mapping[str, "type[Game[Any]]"]):
         if not isinstance(name, str) or name not in self._CLASSES:
             raise error(f"unknown game {name!r}: expected one of {', '.join(self._CLASSES)}")
         return self[name]
+
+    def create(self, game: Union[str, type[Game[Any]]], **options: Any) -> Game[Any]:
+        """A new game of ``game`` (a name or a class) with ``options``, checked by
+        name against the class's ``OPTIONS`` (an unknown one is an
+        :class:`InvalidPositionError` listing those it takes)."""
+        cls = game if isinstance(game, type) and issubclass(game, Game) else self.lookup(game)
+        known = [o.name for o in cls.OPTIONS]
+        for name in options:
+            if name not in known:
+                raise InvalidPositionError(f"unknown option {name!r} for {cls.game_name}: it "
+                                           f"takes {', '.join(known)}")
+        return cls(**options)
 
 
 GAMES = GameRegistry()
@@ -445,6 +463,7 @@ class Game(Generic[MoveT]):
     _pending: tuple[int, ...] = ()
     _built: dict[int, tuple[Any, tuple[int, ...]]]
     _options_memo: Optional[tuple[Any, dict[int, Any]]] = None
+    _hooks_known: ClassVar[Optional[bool]] = None   # see _compiled_hooks
     _clicks_memo: Optional[tuple[Any, list[tuple[tuple[str, ...], Any]]]] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -980,21 +999,71 @@ class Game(Generic[MoveT]):
             return sorted(self._next_options(self._pending))
         return sorted(self._action_of_core(cm) for cm in core.moves())
 
-    def legal_actions_mask(self) -> numpy.typing.NDArray[numpy.bool_]:
+    def legal_actions_mask(self, out: Optional[numpy.typing.NDArray[Any]] = None
+                           ) -> numpy.typing.NDArray[Any]:
         """Which actions are legal: a numpy ``bool`` array of length
-        :meth:`num_distinct_actions` (needs numpy: ``pip install brett[numpy]``)."""
+        :meth:`num_distinct_actions` (needs numpy: ``pip install brett[numpy]``).
+        With ``out`` (a writable C-contiguous ``bool``, ``uint8`` or ``int8`` array
+        of that length) the mask is written there, by compiled code where the core
+        is compiled, and ``out`` returned."""
         numpy = _numpy()
-        mask = numpy.zeros(self.num_distinct_actions(), dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
+        size = self.num_distinct_actions()
+        if out is None:
+            out = numpy.zeros(size, dtype=bool)
+        elif not _is_array(out, numpy, (size,), _MASK_TYPES):
+            raise BrettError(
+                f"legal_actions_mask(out=...): expected a writable C-contiguous bool, uint8 "
+                f"or int8 numpy array of shape ({size},)")
+        if self.multi_action:
+            with self._lock:
+                self._fill_mask(out, size)
+        else:
+            self._fill_mask(out, size)
+        return out
 
-    def observation_tensor(self) -> numpy.typing.NDArray[numpy.float32]:
+    def _fill_mask(self, out: Any, size: int) -> None:
+        if self._pending or not self._compiled_hooks() \
+                or not _hooks().fill_mask(self._core, out, size):
+            out[:] = 0
+            out[self._legal_actions()] = 1
+
+    def observation_tensor(self, out: Optional[numpy.typing.NDArray[numpy.float32]] = None
+                           ) -> numpy.typing.NDArray[numpy.float32]:
         """The position from the view of the player to move, as a ``float32``
         numpy array of shape :meth:`observation_tensor_shape` (the game's guide
-        documents the planes).  Needs numpy (``pip install brett[numpy]``)."""
+        documents the planes).  Needs numpy (``pip install brett[numpy]``).  With
+        ``out`` (a writable C-contiguous float32 array of that shape) the
+        observation is written there, by compiled code where the core is
+        compiled, and ``out`` returned."""
         numpy = _numpy()
-        values = numpy.asarray(self._observation(), dtype=numpy.float32)
-        return values.reshape(self.observation_tensor_shape())
+        shape = self.observation_tensor_shape()
+        if out is None:
+            out = numpy.empty(shape, dtype=numpy.float32)
+        elif not _is_array(out, numpy, shape, "f"):
+            raise BrettError(
+                f"observation_tensor(out=...): expected a writable C-contiguous float32 "
+                f"numpy array of shape {shape}")
+        if self.multi_action:
+            with self._lock:
+                self._fill_observation(out, shape)
+        else:
+            self._fill_observation(out, shape)
+        return out
+
+    def _fill_observation(self, out: Any, shape: tuple[int, ...]) -> None:
+        if self._pending or not self._compiled_hooks() \
+                or not _hooks().fill_observation(self._core, out, shape):
+            numpy = _numpy()
+            out[...] = numpy.asarray(self._observation(), dtype=numpy.float32).reshape(shape)
+
+    @classmethod
+    def _compiled_hooks(cls) -> bool:
+        """Whether this class's core plays the integer layer in C (the v_* hooks)."""
+        known = cls.__dict__.get("_hooks_known")
+        if known is None:
+            known = cls.backend() == "cython" and _hooks().vector_supported(cls._core_class())
+            cls._hooks_known = known
+        return bool(known)
 
     def action_to_move(self, action: int) -> MoveT:
         """The move (or chance outcome) an action plays here.  In a game whose
@@ -1189,6 +1258,22 @@ class Game(Generic[MoveT]):
         from .render import svg
 
         return svg(self)
+
+
+_MASK_TYPES = "?Bb"
+
+
+def _is_array(out: Any, numpy: Any, shape: tuple[int, ...], chars: str) -> bool:
+    """Whether ``out`` is a writable C-contiguous numpy array of ``shape`` and one of
+    the dtype characters ``chars``."""
+    return bool(isinstance(out, numpy.ndarray) and out.dtype.char in chars
+                and out.shape == shape and out.flags.c_contiguous and out.flags.writeable)
+
+
+def _hooks() -> Any:
+    """The compiled helpers of the integer layer (only asked on a compiled core)."""
+    from ._core import _common
+    return _common
 
 
 def _numpy() -> Any:

@@ -1,0 +1,255 @@
+# cython: language_level=3
+"""The stepping loop of brett.vector.VectorEnv in C: many games of one game and
+its options, each a private compiled core driven through the integer-layer hooks
+of CoreBase (``v_*``, _common.pxd), stepped without the GIL.
+
+``brett/vector.py`` owns the numpy arrays and the threads; this module fills
+the arrays for a slice ``[lo, hi)`` of the environments, so threads that step
+disjoint slices never share anything.  Every environment has its own splitmix64
+generator (chance outcomes, random actions), so a seeded run is the same for any
+number of threads.  The plain twin is ``_vector_py.py``: the same steps over
+Game objects, the same draws.
+"""
+
+cimport cython
+from cpython.ref cimport PyObject
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+from ._common cimport CHANCE_PLAYER, TERMINAL_PLAYER, CoreBase, brett_rng_below, brett_rng_next
+
+cdef enum:
+    MAX_CHANCE_DRAWS = 1 << 20   # a chain of chance nodes longer than this is a bug
+    BROKEN = -1000               # _settle: a core refused its own chance outcome
+
+
+cdef inline double _unit(uint64_t *rng) noexcept nogil:
+    """A double in [0, 1) from the next 53 bits (the plain twin: _vector_py.unit)."""
+    return <double>(brett_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
+
+
+@cython.final
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef class Stepper:
+    """The cores and generators of ``n`` environments and views of the arrays
+    that brett.vector.VectorEnv returns (it allocates them)."""
+
+    cdef list cores                 # keeps the cores alive; `ptrs` borrows them
+    cdef PyObject **ptrs
+    cdef CoreBase start
+    cdef int n, nact, nobs, nplayers
+    cdef uint64_t *rng
+    cdef int64_t *chance_acts
+    cdef double *chance_probs
+    cdef uint8_t *masks             # private copy of each mask: the check of actions
+    cdef uint8_t *done              # finished (over or truncated): resets at its next step
+    cdef int32_t *steps             # actions taken in the current episode
+    cdef int32_t max_steps          # 0: no truncation
+    cdef float[:, ::1] obs
+    cdef uint8_t[:, ::1] mask
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] terminated
+    cdef uint8_t[::1] truncated
+    cdef int32_t[::1] player
+
+    def __cinit__(self):
+        self.ptrs = NULL
+        self.rng = NULL
+        self.chance_acts = NULL
+        self.chance_probs = NULL
+        self.masks = NULL
+        self.steps = NULL
+        self.done = NULL
+
+    def __init__(self, CoreBase start, list cores, object seeds, int nact, int nobs,
+                 int nplayers, int max_steps, float[:, ::1] obs, uint8_t[:, ::1] mask,
+                 float[:, ::1] rewards, uint8_t[::1] terminated, uint8_t[::1] truncated,
+                 int32_t[::1] player):
+        cdef int i
+        self.n = len(cores)
+        self.cores = cores
+        self.start = start
+        self.nact = nact
+        self.nobs = nobs
+        self.nplayers = nplayers
+        self.max_steps = max_steps
+        self.obs, self.mask, self.rewards = obs, mask, rewards
+        self.terminated, self.truncated, self.player = terminated, truncated, player
+        self.ptrs = <PyObject **>malloc(self.n * sizeof(PyObject *))
+        self.rng = <uint64_t *>malloc(self.n * sizeof(uint64_t))
+        self.steps = <int32_t *>malloc(self.n * sizeof(int32_t))
+        self.masks = <uint8_t *>malloc(<size_t>self.n * nact)
+        self.done = <uint8_t *>malloc(self.n)
+        self.chance_acts = <int64_t *>malloc(self.n * <size_t>nact * sizeof(int64_t))
+        self.chance_probs = <double *>malloc(self.n * <size_t>nact * sizeof(double))
+        if (self.ptrs == NULL or self.rng == NULL or self.steps == NULL or self.masks == NULL
+                or self.done == NULL                or self.chance_acts == NULL or self.chance_probs == NULL):
+            raise MemoryError()
+        for i in range(self.n):
+            if not isinstance(cores[i], type(start)):
+                raise TypeError("every core must be of the start's class")
+            self.ptrs[i] = <PyObject *>cores[i]
+            self.rng[i] = seeds[i]
+
+    def __dealloc__(self):
+        free(self.ptrs)
+        free(self.rng)
+        free(self.steps)
+        free(self.masks)
+        free(self.done)
+        free(self.chance_acts)
+        free(self.chance_probs)
+
+    def seed(self, object seeds):
+        cdef int i
+        for i in range(self.n):
+            self.rng[i] = seeds[i]
+
+    def rng_states(self):
+        return [self.rng[i] for i in range(self.n)]
+
+    # ---- the loop of one slice, without the GIL
+    cdef int _settle(self, int i) noexcept nogil:
+        """Play chance outcomes drawn from env i's generator while it is at a
+        chance node; the player to move then (TERMINAL_PLAYER when over), or
+        BROKEN if the core refused an outcome (a bug)."""
+        cdef int64_t *acts = self.chance_acts + <size_t>i * self.nact
+        cdef double *probs = self.chance_probs + <size_t>i * self.nact
+        cdef int k, m, draws = 0
+        cdef int who = (<CoreBase>self.ptrs[i]).v_player()
+        cdef double u, cum
+        while who == CHANCE_PLAYER:
+            m = (<CoreBase>self.ptrs[i]).v_chance(acts, probs)
+            draws += 1
+            if m <= 0 or draws > MAX_CHANCE_DRAWS:
+                return BROKEN
+            u = _unit(&self.rng[i])
+            cum = 0.0
+            k = 0
+            while k < m - 1:
+                cum += probs[k]
+                if u < cum:
+                    break
+                k += 1
+            if (<CoreBase>self.ptrs[i]).v_apply(acts[k]) != 0:
+                return BROKEN
+            who = (<CoreBase>self.ptrs[i]).v_player()
+        return who
+
+    cdef int _report(self, int i, int who) noexcept nogil:
+        """Write env i's arrays after a step or a reset (``who``: its player)."""
+        cdef int p
+        cdef uint8_t *m = self.masks + <size_t>i * self.nact
+        (<CoreBase>self.ptrs[i]).v_mask(m)
+        memcpy(&self.mask[i, 0], m, self.nact)
+        (<CoreBase>self.ptrs[i]).v_observe(&self.obs[i, 0])
+        cdef bint over = who == TERMINAL_PLAYER
+        cdef bint cut = not over and self.max_steps > 0 and self.steps[i] >= self.max_steps
+        self.player[i] = who
+        self.terminated[i] = over
+        self.truncated[i] = cut
+        self.done[i] = over or cut
+        if over:
+            (<CoreBase>self.ptrs[i]).v_returns(self._returns_buffer(i))
+            for p in range(self.nplayers):
+                self.rewards[i, p] = <float>self._returns_buffer(i)[p]
+        else:
+            for p in range(self.nplayers):
+                self.rewards[i, p] = 0.0
+        return 0
+
+    cdef inline double *_returns_buffer(self, int i) noexcept nogil:
+        return self.chance_probs + <size_t>i * self.nact     # free between chance draws
+
+    cdef int _reset_one(self, int i) noexcept nogil:
+        (<CoreBase>self.ptrs[i]).v_reset(self.start)
+        self.steps[i] = 0
+        cdef int who = self._settle(i)
+        if who == BROKEN:
+            return -1
+        return self._report(i, who)
+
+    cdef int reset_range(self, int lo, int hi) noexcept nogil:
+        cdef int i
+        for i in range(lo, hi):
+            if self._reset_one(i) < 0:
+                return i
+        return -1
+
+    cdef int check_range(self, const int64_t *actions, int lo, int hi) noexcept nogil:
+        """The first env in [lo, hi) whose action its mask forbids, or -1; envs that
+        finished last step reset instead and take any action."""
+        cdef int i
+        cdef int64_t a
+        for i in range(lo, hi):
+            if self.done[i]:
+                continue
+            a = actions[i]
+            if a < 0 or a >= self.nact or not self.masks[<size_t>i * self.nact + a]:
+                return i
+        return -1
+
+    cdef int step_range(self, const int64_t *actions, int lo, int hi) noexcept nogil:
+        """Step envs [lo, hi) (actions checked); the first env a core refused, or -1."""
+        cdef int i, who
+        for i in range(lo, hi):
+            if self.done[i]:
+                if self._reset_one(i) < 0:
+                    return i
+                continue
+            if (<CoreBase>self.ptrs[i]).v_apply(actions[i]) != 0:
+                return i
+            self.steps[i] += 1
+            who = self._settle(i)
+            if who == BROKEN:
+                return i
+            self._report(i, who)
+        return -1
+
+    cdef void random_range(self, int64_t *out, int lo, int hi) noexcept nogil:
+        """A uniformly random legal action per env from its generator (0, and no
+        draw, for an env that resets at its next step)."""
+        cdef int i, a, k, count
+        cdef uint8_t *m
+        for i in range(lo, hi):
+            out[i] = 0
+            if self.done[i]:
+                continue
+            m = self.masks + <size_t>i * self.nact
+            count = 0
+            for a in range(self.nact):
+                count += m[a]
+            if count == 0:
+                continue
+            k = <int>brett_rng_below(&self.rng[i], <unsigned int>count)
+            for a in range(self.nact):
+                if m[a]:
+                    if k == 0:
+                        out[i] = a
+                        break
+                    k -= 1
+
+    # ---- entry points: brett.vector calls these from its threads
+    def reset(self, int lo, int hi):
+        cdef int bad
+        with nogil:
+            bad = self.reset_range(lo, hi)
+        return bad
+
+    def check(self, const int64_t[::1] actions, int lo, int hi):
+        cdef int bad
+        with nogil:
+            bad = self.check_range(&actions[0], lo, hi)
+        return bad
+
+    def step(self, const int64_t[::1] actions, int lo, int hi):
+        cdef int bad
+        with nogil:
+            bad = self.step_range(&actions[0], lo, hi)
+        return bad
+
+    def random_actions(self, int64_t[::1] out, int lo, int hi):
+        with nogil:
+            self.random_range(&out[0], lo, hi)

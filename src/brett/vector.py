@@ -1,0 +1,232 @@
+"""Many games stepped at once, in compiled code without the GIL.
+
+>>> import numpy as np
+>>> from brett.vector import VectorEnv
+>>> env = VectorEnv("reversi", 1024, seed=1)
+>>> obs, info = env.reset()
+>>> obs.shape, info["action_mask"].shape
+((1024, 3, 8, 8), (1024, 65))
+>>> obs, rewards, terminated, truncated, info = env.step(env.random_actions())
+
+``VectorEnv(game, num_envs, *, threads=1, seed=None, max_steps=None, **options)``
+plays ``num_envs`` games of one game and its options through the integer layer
+(the actions of ``Game.apply_action``).  Each ``step(actions)`` applies one action
+per game and writes the observations, legal-action masks, rewards (one per player),
+``terminated``, ``truncated`` and the player to move into arrays allocated once and
+returned without copying: read them (or copy them) before the next step.
+
+* Chance nodes (Schuft's dice) are resolved inside, from each game's own
+  generator; every game and every player to move you see is a decision.
+* A game that ended (or reached ``max_steps`` actions: truncated) keeps its final
+  observation and result in the arrays for that step; the next ``step`` resets it
+  to the start, ignoring its action (Gymnasium's "next step" autoreset).
+* ``seed`` makes a run reproducible, for any number of ``threads``: game ``i``
+  draws from its own splitmix64 stream.
+* An action the mask forbids, or actions of the wrong shape or type, raise
+  :class:`~brett.BrettError` naming the first bad game, and no game changes.
+
+The compiled loop is ``brett/_core/_vector_c.pyx``; with a plain-Python game class
+(``brett.GAMES["reversi"].twin("python")``, or ``BRETT_NO_EXTENSIONS=1``) the same
+steps run in Python over Game objects (slow, but the same arrays).  Needs numpy
+(``pip install brett[rl]``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ClassVar, Optional, Union
+
+from ._checks import MAX_PLIES, as_int, seed_value
+from ._core import _vector_py
+from ._core._rng import SplitMix64
+from .errors import BrettError, IllegalMoveError, InvalidMoveError
+from .game import GAMES, Game, _numpy, load_cores
+
+__all__ = ["MAX_ENVS", "MAX_THREADS", "VectorEnv"]
+
+MAX_ENVS = 1 << 20
+MAX_THREADS = 256
+MAX_BYTES = 1 << 32     # the arrays of one VectorEnv: refused beyond 4 GiB
+
+_vector = load_cores("vector")
+
+
+class VectorEnv:
+    """``num_envs`` games of one game and its options, stepped together (see the
+    module's docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "NextStep"}
+
+    def __init__(self, game: Union[str, type[Game[Any]], Game[Any]], num_envs: int, *,
+                 threads: int = 1, seed: Optional[int] = None,
+                 max_steps: Optional[int] = None, **options: Any) -> None:
+        np = _numpy()
+        self._start = _start_game(game, options)
+        self.num_envs = as_int(num_envs, "num_envs", 1, MAX_ENVS)
+        self.threads = min(as_int(threads, "threads", 1, MAX_THREADS), self.num_envs)
+        self.max_steps = 0 if max_steps is None else as_int(max_steps, "max_steps", 1, MAX_PLIES)
+        start = self._start
+        self.num_actions = start.num_distinct_actions()
+        self.num_players = start.num_players()
+        self.observation_shape = tuple(start.observation_tensor_shape())
+        size = int(np.prod(self.observation_shape))
+        need = self.num_envs * (4 * size + self.num_actions + 4 * self.num_players + 14)
+        if need > MAX_BYTES:
+            raise BrettError(f"num_envs={self.num_envs}: the arrays would take {need} bytes "
+                             f"(at most {MAX_BYTES})")
+        n = self.num_envs
+        self.observations = np.zeros((n, *self.observation_shape), dtype=np.float32)
+        self.action_mask = np.zeros((n, self.num_actions), dtype=bool)
+        self.rewards = np.zeros((n, self.num_players), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.player = np.zeros(n, dtype=np.int32)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self.info = {"action_mask": self.action_mask, "player": self.player}
+        self._seed = self._fresh_seed(seed)
+        self._stepper = self._make_stepper(np, size)
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        bounds = [n * k // self.threads for k in range(self.threads + 1)]
+        self._slices = list(itertools.pairwise(bounds))
+        self._run("reset")
+
+    # ---- construction
+    @property
+    def backend(self) -> str:
+        """``"cython"`` (the compiled loop) or ``"python"``."""
+        return "python" if isinstance(self._stepper, _vector_py.Stepper) else "cython"
+
+    @staticmethod
+    def _fresh_seed(seed: Any) -> int:
+        value = seed_value(seed)
+        return random.SystemRandom().getrandbits(64) if value is None else value
+
+    def _seeds(self) -> list[int]:
+        """Game i's generator starts at the i-th output of the seed's stream."""
+        rng = SplitMix64(self._seed)
+        return [rng.next() for _ in range(self.num_envs)]
+
+    def _make_stepper(self, np: Any, size: int) -> Any:
+        start = self._start
+        flat = self.observations.reshape(self.num_envs, size)
+        arrays = (flat, self.action_mask.view(np.uint8), self.rewards,
+                  self.terminated.view(np.uint8), self.truncated.view(np.uint8), self.player)
+        core = start._core
+        compiled = _vector.cython is not None and start.backend() == "cython" \
+            and _compiled_hooks(core)
+        if not compiled:
+            games = [start.copy(stack=False) for _ in range(self.num_envs)]
+            return _vector_py.Stepper(start, games, self._seeds(), self.num_actions, size,
+                                      self.num_players, self.max_steps, *arrays)
+        cores = [core.clone(False) for _ in range(self.num_envs)]
+        return _vector.cython.Stepper(core.clone(False), cores, self._seeds(),
+                                      self.num_actions, size, self.num_players,
+                                      self.max_steps, *arrays)
+
+    # ---- the Gymnasium-style API
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict[str, Any]] = None) -> tuple[Any, dict[str, Any]]:
+        """Every game back to the start (re-seeded when ``seed`` is given):
+        ``(observations, info)``, info holding ``action_mask`` and ``player``."""
+        if options:
+            raise BrettError("reset(options=...): VectorEnv takes its options when made")
+        if seed is not None:
+            self._seed = self._fresh_seed(seed)
+            self._stepper.seed(self._seeds())
+        self._run("reset")
+        return self.observations, self.info
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Apply one action per game: ``(observations, rewards, terminated,
+        truncated, info)``; rewards have one column per player."""
+        acts = self._check_actions(actions)
+        bad = self._stepper.check(acts, 0, self.num_envs)
+        if bad >= 0:
+            raise IllegalMoveError(f"environment {bad}: action {int(acts[bad])} is not legal "
+                                   "there (see info['action_mask']); no game was changed")
+        self._run("step", acts)
+        return self.observations, self.rewards, self.terminated, self.truncated, self.info
+
+    def random_actions(self) -> Any:
+        """A uniformly random legal action for every game, drawn from the games' own
+        generators (reproducible with the seed).  The array is reused by the next call."""
+        self._run("random_actions", self._actions)
+        return self._actions
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> VectorEnv:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"VectorEnv({self._start.game_name!r}, {self.num_envs}, "
+                f"threads={self.threads}, backend={self.backend!r})")
+
+    # ---- Gymnasium spaces (gymnasium installed: brett[rl])
+    @property
+    def single_observation_space(self) -> Any:
+        from gymnasium import spaces
+        return spaces.Box(0.0, float("inf"), self.observation_shape, dtype=_numpy().float32)
+
+    @property
+    def single_action_space(self) -> Any:
+        from gymnasium import spaces
+        return spaces.Discrete(self.num_actions)
+
+    # ---- internals
+    def _check_actions(self, actions: Any) -> Any:
+        np = _numpy()
+        try:
+            acts = np.asarray(actions)
+        except Exception as e:
+            raise InvalidMoveError(f"actions: {e}") from None
+        if acts.shape != (self.num_envs,):
+            raise InvalidMoveError(f"actions of shape {acts.shape}: expected ({self.num_envs},)")
+        if acts.dtype.kind not in "iu":
+            raise InvalidMoveError(f"actions of dtype {acts.dtype}: expected integers")
+        if acts.dtype != np.int64 or not acts.flags.c_contiguous:
+            if acts.dtype.kind == "u" and acts.size and acts.max() > np.iinfo(np.int64).max:
+                bad = int(np.argmax(acts > np.iinfo(np.int64).max))
+                raise IllegalMoveError(f"environment {bad}: action {int(acts[bad])} is out of "
+                                       f"range; no game was changed")
+            acts = np.ascontiguousarray(acts, dtype=np.int64)
+        return acts
+
+    def _run(self, method: str, *args: Any) -> None:
+        """Call the stepper's method on every slice, the first in this thread."""
+        call = getattr(self._stepper, method)
+        if self._pool is None:
+            bad = call(*args, 0, self.num_envs)
+        else:
+            futures = [self._pool.submit(call, *args, lo, hi) for lo, hi in self._slices[1:]]
+            first = call(*args, *self._slices[0])
+            results = [first] + [f.result() for f in futures]
+            bad = next((r for r in results if r is not None and r >= 0), -1)
+        if bad is not None and bad >= 0:
+            raise BrettError(f"environment {bad}: its core refused a step (a bug in brett: "
+                             "please report it)")
+
+
+def _start_game(game: Any, options: dict[str, Any]) -> Game[Any]:
+    """The position every environment starts from."""
+    if isinstance(game, Game):
+        if options:
+            raise BrettError("VectorEnv(game instance, ...) takes no options: they are the game's")
+        if game.pending_actions:
+            raise BrettError("VectorEnv: the start position has a move pending")
+        return game.copy(stack=False)
+    return GAMES.create(game, **options)
+
+
+def _compiled_hooks(core: Any) -> bool:
+    """Whether a compiled core plays the integer layer itself (the v_* hooks)."""
+    from ._core import _common
+    return bool(_common.vector_supported(core))
