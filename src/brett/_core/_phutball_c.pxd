@@ -56,3 +56,20 @@ cdef class PhutballCore(CoreBase):
     cdef bint s_pending(self) noexcept nogil
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+
+    # the integer layer in C (see _common.pxd; brett.vector.VectorEnv): phutball.py's
+    # actions (placements, jump directions, stop).  ``pos`` stays the position
+    # before a pending ball move (so get_state(), clone() and the search never see
+    # it); the jumps so far are made on ``vshown`` (the board the observation
+    # shows), and the move's end copies it back and passes the turn.
+    cdef Pos vshown
+    cdef int vjumps                  # jumps of the pending ball move (0: none)
+    cdef void _v_end_move(self) noexcept nogil
+    cdef bint v_supported(self) noexcept nogil
+    cdef void v_reset(self, CoreBase start) noexcept nogil
+    cdef int v_player(self) noexcept nogil
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil
+    cdef int v_apply(self, int64_t action) noexcept nogil
+    cdef void v_observe(self, float *obs) noexcept nogil
+    cdef void v_returns(self, double *out) noexcept nogil

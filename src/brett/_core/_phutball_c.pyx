@@ -22,6 +22,7 @@ works on its own copies, so one core can be searched from several threads.
 """
 
 cimport cython
+from cpython.object cimport PyObject
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -59,6 +60,9 @@ cdef enum:
     REC_JUMP = -3                # [jumped men..., their count, old ball, jumps before, REC_JUMP]
 
 cdef uint64_t NO_CAP = 0xFFFFFFFFFFFFFFFF   # count_paths: count every path
+cdef uint64_t BYTE_ONES = 0x0101010101010101  # v_mask: eight bytes XOR 1
+cdef float MAN_FLOAT[4]                        # v_observe: a point's byte -> its man plane
+MAN_FLOAT[:] = [0.0, 1.0, 0.0, 0.0]
 
 assert _PY_MAX_CELLS == PH_MAXCELLS
 
@@ -399,6 +403,16 @@ cdef int search_placements(const Geo *g, const Pos *p, int64_t *out, bint prune)
     return n
 
 
+cdef inline void fill(float *out, int n, float value) noexcept nogil:
+    """out[0..n-1] = value (v_observe's constant planes)."""
+    cdef int i
+    if value == 0.0:
+        memset(out, 0, n * sizeof(float))
+        return
+    for i in range(n):
+        out[i] = value
+
+
 # ------------------------------------------------------------------ lazy move lists
 @cython.auto_pickle(False)
 cdef class _MoveIter:
@@ -495,6 +509,7 @@ cdef class PhutballCore(CoreBase):
         self.sundo_len = 0
         self.sundo_cap = 0
         self.s_jumps = 0
+        self.vjumps = 0
         make_geo(&self.geo, 5, 5, self.pos.board)
         self.pos.ball = self.geo.pad_of[3 * 5 + 2]
         self.pos.side = 0
@@ -556,6 +571,7 @@ cdef class PhutballCore(CoreBase):
         self.undo_len = 0
         self.sundo_len = 0
         self.s_jumps = 0
+        self.vjumps = 0
         self.entries = []
 
     def get_state(self):
@@ -579,6 +595,9 @@ cdef class PhutballCore(CoreBase):
                 memcpy(new.sundo, self.sundo, self.sundo_len * sizeof(int))
             new.sundo_len = self.sundo_len
             new.s_jumps = self.s_jumps
+            new.vjumps = self.vjumps  # a whole copy; clone(False) starts with nothing pending
+            if self.vjumps:
+                new.vshown = self.vshown
         return new
 
     def key(self):
@@ -744,6 +763,7 @@ cdef class PhutballCore(CoreBase):
         self.pos.side ^= 1
         self.pos.key ^= SIDE_KEY
         self.pos.ply += 1
+        self.vjumps = 0  # a pending ball move of the integer layer in C ends with it
         self.entries.append(entry)
         return True
 
@@ -773,6 +793,7 @@ cdef class PhutballCore(CoreBase):
                 self.pos.nmen += 1
             self.pos.key ^= self.geo.zball[self.pos.ball] ^ self.geo.zball[old_ball]
             self.pos.ball = old_ball
+        self.vjumps = 0
         return self.entries.pop()
 
     # ------------------------------------------------------------ search
@@ -980,3 +1001,172 @@ cdef class PhutballCore(CoreBase):
         interrupt_init(&it, 1 << 30)  # one game polls once at most: never (no GIL)
         playouts(&self.geo, &p, 1, rng, max_plies, out, &it)
         return (1 if out[0] else 0) | (2 if out[1] else 0)
+
+    # ------------------------------------------------------------ the integer layer in C
+    # (_common.pxd) for brett.vector.VectorEnv, on a private core without the GIL:
+    # phutball.py's actions, ``npoints = columns * rows`` of them placements (point
+    # (row - 1) * columns + column), then the jumps npoints + d, then stop
+    # npoints + 8, played as Phutball._step_options decides.  A move is made
+    # without an undo record (the VectorEnv resets, it never takes a move back).
+    cdef bint v_supported(self) noexcept nogil:
+        return 1
+
+    cdef void v_reset(self, CoreBase start) noexcept nogil:
+        # A start of another class (or None) would be read as a PhutballCore: ignore
+        # it.  Borrowed casts: a typed local would count a reference (the GIL).
+        if start is None or (<PyObject *>start).ob_type != (<PyObject *>self).ob_type:
+            return
+        if ((<PhutballCore>start).geo.cols != self.geo.cols
+                or (<PhutballCore>start).geo.rows != self.geo.rows):
+            self.geo = (<PhutballCore>start).geo  # other options than promised: stay whole
+        self.pos = (<PhutballCore>start).pos
+        self.undo_len = 0
+        self.sundo_len = 0
+        self.s_jumps = 0
+        self.vjumps = 0
+
+    cdef int v_player(self) noexcept nogil:
+        # a pending move started in a running position; its mover is still to move
+        if self.vjumps or status(&self.geo, &self.pos) == RUNNING:
+            return self.pos.side
+        return TERMINAL_PLAYER
+
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil:
+        cdef const Geo *g = &self.geo
+        cdef const Pos *p = &self.pos
+        cdef int npoints = g.npoints, cols = g.cols, W = g.W, r, c, d, n = 0
+        cdef const uint8_t *row
+        cdef uint8_t *out
+        cdef uint64_t w
+        if self.vjumps:  # the further jumps from the last landing, then stop
+            memset(mask, 0, npoints + 9)
+            p = &self.vshown
+            for d in range(8):
+                if target(g, p.board, p.ball, d) >= 0:
+                    mask[npoints + d] = 1
+                    n += 1
+            mask[npoints + 8] = 1
+            return n + 1
+        if status(g, p) != RUNNING:
+            memset(mask, 0, npoints + 9)
+            return 0
+        # The placements: every empty point but the ball's (on the board while
+        # running).  A point holds EMPTY (0) or MAN (1), so a row's mask is its
+        # bytes XOR 1, eight at a time; the bytes written past a row's end are
+        # overwritten by the next row, and after the last row (at most 7 of them)
+        # by the jumps and stop below.
+        for r in range(1, g.rows + 1):
+            row = p.board + (r + 1) * W + 1
+            out = mask + (r - 1) * cols
+            for c in range(0, cols, 8):
+                memcpy(&w, row + c, 8)
+                w ^= BYTE_ONES
+                memcpy(out + c, &w, 8)
+        mask[g.cell_of[p.ball] - cols] = 0
+        n = npoints - p.nmen - 1
+        for d in range(8):
+            if target(g, p.board, p.ball, d) >= 0:
+                mask[npoints + d] = 1
+                n += 1
+            else:
+                mask[npoints + d] = 0
+        mask[npoints + 8] = 0
+        return n
+
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:
+        return 0
+
+    cdef void _v_end_move(self) noexcept nogil:
+        """The pending ball move is whole: its board becomes the position, the
+        other player's turn (as push(path) leaves it)."""
+        self.pos = self.vshown
+        self.pos.side ^= 1
+        self.pos.ply += 1
+        self.pos.key ^= SIDE_KEY
+        self.vjumps = 0
+        self.undo_len = 0  # older records no longer lead here: pop() must not use them
+
+    cdef int v_apply(self, int64_t action) noexcept nogil:
+        cdef const Geo *g = &self.geo
+        cdef Pos *p = &self.pos
+        cdef int npoints = g.npoints, m, d, here, land, o, t, k = 0
+        if action < 0 or action >= npoints + 9:
+            return -1
+        if not self.vjumps and status(g, p) != RUNNING:
+            return -1
+        if action < npoints:  # a placement: only at the start of a turn
+            m = g.pad_of[<int>action + g.cols]
+            if self.vjumps or p.board[m] != EMPTY or m == p.ball:
+                return -1
+            p.board[m] = MAN
+            p.nmen += 1
+            p.key ^= g.zman[m] ^ SIDE_KEY
+            p.side ^= 1
+            p.ply += 1
+            self.undo_len = 0
+            return 0
+        if action == npoints + 8:  # stop: only after a jump
+            if not self.vjumps:
+                return -1
+            self._v_end_move()
+            return 0
+        d = <int>(action - npoints)
+        if self.vjumps:
+            p = &self.vshown
+        land = target(g, p.board, p.ball, d)
+        if land < 0:
+            return -1
+        if not self.vjumps:  # the first jump: the shown board starts as the position
+            self.vshown = self.pos
+            p = &self.vshown
+        here = p.ball
+        o = g.off[d]
+        t = here + o
+        while t != land:
+            p.board[t] = EMPTY
+            p.key ^= g.zman[t]
+            k += 1
+            t += o
+        p.nmen -= k
+        p.key ^= g.zball[here] ^ g.zball[land]
+        p.ball = land
+        if p.board[land] == BEYOND:  # beyond a goal line: the move ends by itself
+            self._v_end_move()
+        else:
+            self.vjumps += 1
+        return 0
+
+    cdef void v_observe(self, float *obs) noexcept nogil:
+        """Phutball._observation: planes of (rows + 2) x columns: the men, the
+        ball, ones when player 1 is to move, ones while a ball move is pending.
+        Every float is written once (the observation is 5 KB on 15x19)."""
+        cdef const Geo *g = &self.geo
+        cdef const Pos *p = &self.vshown if self.vjumps else &self.pos
+        cdef int cols = g.cols, W = g.W, size = g.ncells, r, c
+        cdef const uint8_t *row
+        cdef float *out
+        # men stand on rows 1..rows only (a table: no int-to-float conversion)
+        memset(obs, 0, cols * sizeof(float))
+        for r in range(1, g.rows + 1):
+            row = p.board + (r + 1) * W + 1
+            out = obs + r * cols
+            for c in range(cols):
+                out[c] = MAN_FLOAT[row[c]]
+        memset(obs + size - cols, 0, cols * sizeof(float))
+        memset(obs + size, 0, size * sizeof(float))
+        obs[size + g.cell_of[p.ball]] = 1.0
+        fill(obs + 2 * size, size, 1.0 if self.v_player() == 1 else 0.0)
+        fill(obs + 3 * size, size, 1.0 if self.vjumps else 0.0)
+
+    cdef void v_returns(self, double *out) noexcept nogil:
+        # Outcome.returns: +1 the winner, -1 the loser; 0 for both on a draw, while
+        # running or while a ball move is pending (Phutball.outcome is None then)
+        cdef int st = RUNNING if self.vjumps else status(&self.geo, &self.pos)
+        out[0] = 0.0
+        out[1] = 0.0
+        if st == TOP_WINS or (st == NO_MOVE and self.pos.side == 1):
+            out[0] = 1.0
+            out[1] = -1.0
+        elif st == BOTTOM_WINS or st == NO_MOVE:
+            out[0] = -1.0
+            out[1] = 1.0
