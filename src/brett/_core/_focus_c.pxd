@@ -62,3 +62,14 @@ cdef class FocusCore(CoreBase):
     cdef void s_undo(self) noexcept nogil
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+
+    # the integer layer in C (see _common.pxd): a Focus action is one whole move
+    # (no chance, nothing pending), made on a scratch undo record
+    cdef bint v_supported(self) noexcept nogil
+    cdef void v_reset(self, CoreBase start) noexcept nogil
+    cdef int v_player(self) noexcept nogil
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil
+    cdef int v_apply(self, int64_t action) noexcept nogil
+    cdef void v_observe(self, float *obs) noexcept nogil
+    cdef void v_returns(self, double *out) noexcept nogil

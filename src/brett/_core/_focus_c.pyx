@@ -12,9 +12,10 @@ the Zobrist table come from the oracle module at import.
 """
 
 cimport cython
+from cpython.object cimport PyObject
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from ._common cimport (
     capped,
@@ -55,6 +56,9 @@ cdef uint64_t ALL_SQUARES = (<uint64_t>1 << 52) - 1
 # MOVE_BOUND[rule]: the most legal moves any position under the rule can have
 # (every square topped by the mover with its richest height, plus 52 entries)
 cdef int MOVE_BOUND[3]
+# CELL[sq]: square sq's cell (rank - 1) * 8 + file in an 8x8 observation plane
+cdef uint8_t CELL[FC_SQUARES]
+cdef float PLAYABLE[64]          # 1.0 on the cells of the 52 squares, else 0.0
 
 
 def _init_tables():
@@ -91,6 +95,10 @@ def _init_tables():
         assert MOVE_BOUND[rule] <= FC_MAX_MOVES
     for a in range(Z_SIZE):
         ZOB[a] = _fp.ZOBRIST[a]
+    for sq in range(FC_SQUARES):
+        x, y = _fp.SQUARE_XY[sq]
+        CELL[sq] = y * 8 + x
+        PLAYABLE[y * 8 + x] = 1.0
 
 
 _init_tables()
@@ -704,3 +712,82 @@ cdef class FocusCore(CoreBase):
         cdef int p
         for p in range(4):
             values[p] = self.cut[p]
+
+    # ---- the integer layer in C (see _common.pxd), for brett.vector: a Focus
+    # action is a core move (Focus._action_of_core is the identity), one action is
+    # one whole move and there are no chance nodes, so nothing is ever pending.
+    cdef bint v_supported(self) noexcept nogil:
+        return 1
+
+    cdef void v_reset(self, CoreBase start) noexcept nogil:
+        # A start of another class (or None) would be read as a FocusCore: ignore it.
+        if start is None or (<PyObject *>start).ob_type != (<PyObject *>self).ob_type:
+            return
+        self.st = (<FocusCore>start).st
+        self.nundo = 0
+
+    cdef int v_player(self) noexcept nogil:
+        if self.st.m.reason:
+            return TERMINAL_PLAYER
+        return self.st.m.to_move
+
+    cdef int v_mask(self, uint8_t *mask) noexcept nogil:
+        cdef uint16_t moves[FC_MAX_MOVES]
+        cdef int i, n = gen_moves(&self.st, moves)
+        memset(mask, 0, FC_ACTIONS)
+        for i in range(n):
+            mask[moves[i]] = 1
+        return n
+
+    cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:
+        return 0
+
+    cdef int v_apply(self, int64_t action) noexcept nogil:
+        # The VectorEnv never takes a move back, so the move is made on a scratch
+        # record: memory stays bounded.  Older records no longer lead here: drop them.
+        cdef FUndo scratch
+        if not (0 <= action < FC_ACTIONS and is_legal(&self.st, <int>action)):
+            return -1
+        make(&self.st, <int>action, &scratch)
+        self.nundo = 0
+        return 0
+
+    cdef void v_observe(self, float *obs) noexcept nogil:
+        # Focus._observation: (6n + 1) planes of 64 cells, seen from the mover
+        # (player 0 once the game is over)
+        cdef const FState* st = &self.st
+        cdef int n = st.n
+        cdef int me = 0 if st.m.reason else st.m.to_move
+        cdef int sq, level, i, c, cell
+        cdef int rel[4]
+        cdef float r
+        cdef uint32_t stk
+        cdef uint64_t bb = st.m.occ
+        cdef float* plane = obs + 5 * n * 64   # the playable plane, then the reserves
+        memset(obs, 0, 5 * n * 64 * sizeof(float))
+        for i in range(n):
+            rel[i] = (i - me + n) % n
+        while bb:
+            sq = brett_ctz64(bb)
+            bb &= bb - 1
+            cell = CELL[sq]
+            stk = st.stk[sq]
+            for level in range(st.ht[sq]):
+                obs[(level * n + rel[(stk >> (2 * level)) & 3]) * 64 + cell] = 1.0
+        memcpy(plane, PLAYABLE, 64 * sizeof(float))
+        for i in range(n):
+            plane += 64
+            r = st.m.reserve[(me + i) % n]
+            for c in range(64):   # 0 * r is +0.0, as the game's zeros
+                plane[c] = PLAYABLE[c] * r
+
+    cdef void v_returns(self, double *out) noexcept nogil:
+        # Outcome.returns: +1 winners, -1 the others; 0 for all on a draw or unfinished
+        cdef int p, winners = self.st.m.winners if self.st.m.reason else 0
+        for p in range(self.st.n):
+            if not winners:
+                out[p] = 0.0
+            elif (winners >> p) & 1:
+                out[p] = 1.0
+            else:
+                out[p] = -1.0
