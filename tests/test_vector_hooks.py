@@ -37,13 +37,14 @@ def core_view(core: Any, game: Any) -> dict[str, Any]:
 
 
 def game_view(game: Any) -> dict[str, Any]:
-    mask = game.legal_actions_mask()
+    """What the Game says, by its Python paths (its out= fast paths use the hooks)."""
+    legal = set(game.legal_actions())
     return {
         "player": game.current_player(),
-        "mask": mask.tolist(),
-        "count": int(mask.sum()),
+        "mask": [a in legal for a in range(game.num_distinct_actions())],
+        "count": len(legal),
         "chance": game.chance_outcomes(),
-        "observation": game.observation_tensor().reshape(-1).tolist(),
+        "observation": numpy.asarray(game._observation(), dtype=numpy.float32).tolist(),
         "returns": game.returns(),
     }
 
@@ -74,8 +75,8 @@ def test_hooks_follow_the_game(setup: str, seed: int) -> None:
             _common.vector_reset(core, start)
             game = cls(**options)
             continue
-        illegal = [a for a in range(game.num_distinct_actions())
-                   if a not in set(game.legal_actions())]
+        legal = set(game.legal_actions())
+        illegal = [a for a in range(game.num_distinct_actions()) if a not in legal]
         if illegal:
             before = core_view(core, game)
             assert _common.vector_apply(core, rng.choice(illegal)) == -1

@@ -275,26 +275,29 @@ def probe_max_actions(CoreBase core):
     return core.s_max_actions()
 
 
-# ---- the integer layer in C seen from Python: brett.vector and the ``out=`` fast
-# paths call these; tests/test_vector_hooks.py compares them with Game's calls.
-def vector_supported(CoreBase core):
+# ---- the integer layer in C seen from Python: private probes that
+# tests/test_vector_hooks*.py compare with Game's calls (the buffers must be of the
+# game's sizes: nothing here knows them), and vector_supported for brett.vector.
+def vector_supported(CoreBase core not None):
     return bool(core.v_supported())
 
 
-def vector_reset(CoreBase core, CoreBase start):
+def vector_reset(CoreBase core not None, CoreBase start not None):
+    if type(start) is not type(core):
+        raise TypeError("the start must be a core of the same class")
     core.v_reset(start)
 
 
-def vector_player(CoreBase core):
+def vector_player(CoreBase core not None):
     return core.v_player()
 
 
-def vector_mask(CoreBase core, uint8_t[::1] out):
+def vector_mask(CoreBase core not None, uint8_t[::1] out):
     """Fill ``out`` (num_distinct_actions bytes) with the mask; the number legal."""
     return core.v_mask(&out[0])
 
 
-def vector_chance(CoreBase core, int size):
+def vector_chance(CoreBase core not None, int size):
     """v_chance() as a list of (action, probability); ``size`` bounds the count."""
     cdef int64_t *acts = <int64_t *>malloc(size * sizeof(int64_t))
     cdef double *probs = <double *>malloc(size * sizeof(double))
@@ -309,17 +312,17 @@ def vector_chance(CoreBase core, int size):
         free(probs)
 
 
-def vector_apply(CoreBase core, int64_t action):
+def vector_apply(CoreBase core not None, int64_t action):
     """0 when played, -1 when not legal."""
     return core.v_apply(action)
 
 
-def vector_observe(CoreBase core, float[::1] out):
+def vector_observe(CoreBase core not None, float[::1] out):
     """Fill ``out`` (the observation's size) with the observation."""
     core.v_observe(&out[0])
 
 
-def vector_returns(CoreBase core, int players):
+def vector_returns(CoreBase core not None, int players):
     cdef double values[4]
     core.v_returns(values)
     return [values[i] for i in range(players)]
@@ -347,7 +350,7 @@ cdef bint _get_buffer(object out, Py_buffer *view):
     return True
 
 
-def fill_observation(CoreBase core, object out, tuple shape):
+def fill_observation(CoreBase core not None, object out, tuple shape):
     """v_observe() into ``out``, a writable C-contiguous float32 array of
     ``shape``; False (nothing written) if ``out`` is not one."""
     cdef Py_buffer view
@@ -362,7 +365,7 @@ def fill_observation(CoreBase core, object out, tuple shape):
         PyBuffer_Release(&view)
 
 
-def fill_mask(CoreBase core, object out, int size):
+def fill_mask(CoreBase core not None, object out, int size):
     """v_mask() into ``out``, a writable C-contiguous one-byte array (bool,
     uint8 or int8) of length ``size``; False (nothing written) if not one."""
     cdef Py_buffer view

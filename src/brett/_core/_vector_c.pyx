@@ -45,6 +45,7 @@ cdef class Stepper:
     cdef double *chance_probs
     cdef uint8_t *masks             # private copy of each mask: the check of actions
     cdef uint8_t *done              # finished (over or truncated): resets at its next step
+    cdef int32_t *legal             # the number of legal actions (v_mask's answer)
     cdef int32_t *steps             # actions taken in the current episode
     cdef int32_t max_steps          # 0: no truncation
     cdef float[:, ::1] obs
@@ -62,8 +63,9 @@ cdef class Stepper:
         self.masks = NULL
         self.steps = NULL
         self.done = NULL
+        self.legal = NULL
 
-    def __init__(self, CoreBase start, list cores, object seeds, int nact, int nobs,
+    def __init__(self, CoreBase start not None, list cores not None, object seeds, int nact, int nobs,
                  int nplayers, int max_steps, float[:, ::1] obs, uint8_t[:, ::1] mask,
                  float[:, ::1] rewards, uint8_t[::1] terminated, uint8_t[::1] truncated,
                  int32_t[::1] player):
@@ -82,10 +84,11 @@ cdef class Stepper:
         self.steps = <int32_t *>malloc(self.n * sizeof(int32_t))
         self.masks = <uint8_t *>malloc(<size_t>self.n * nact)
         self.done = <uint8_t *>malloc(self.n)
+        self.legal = <int32_t *>malloc(self.n * sizeof(int32_t))
         self.chance_acts = <int64_t *>malloc(self.n * <size_t>nact * sizeof(int64_t))
         self.chance_probs = <double *>malloc(self.n * <size_t>nact * sizeof(double))
         if (self.ptrs == NULL or self.rng == NULL or self.steps == NULL or self.masks == NULL
-                or self.done == NULL                or self.chance_acts == NULL or self.chance_probs == NULL):
+                or self.done == NULL or self.legal == NULL                or self.chance_acts == NULL or self.chance_probs == NULL):
             raise MemoryError()
         for i in range(self.n):
             if not isinstance(cores[i], type(start)):
@@ -99,6 +102,7 @@ cdef class Stepper:
         free(self.steps)
         free(self.masks)
         free(self.done)
+        free(self.legal)
         free(self.chance_acts)
         free(self.chance_probs)
 
@@ -142,7 +146,7 @@ cdef class Stepper:
         """Write env i's arrays after a step or a reset (``who``: its player)."""
         cdef int p
         cdef uint8_t *m = self.masks + <size_t>i * self.nact
-        (<CoreBase>self.ptrs[i]).v_mask(m)
+        self.legal[i] = (<CoreBase>self.ptrs[i]).v_mask(m)
         memcpy(&self.mask[i, 0], m, self.nact)
         (<CoreBase>self.ptrs[i]).v_observe(&self.obs[i, 0])
         cdef bint over = who == TERMINAL_PLAYER
@@ -211,19 +215,14 @@ cdef class Stepper:
     cdef void random_range(self, int64_t *out, int lo, int hi) noexcept nogil:
         """A uniformly random legal action per env from its generator (0, and no
         draw, for an env that resets at its next step)."""
-        cdef int i, a, k, count
+        cdef int i, a, k
         cdef uint8_t *m
         for i in range(lo, hi):
             out[i] = 0
-            if self.done[i]:
+            if self.done[i] or self.legal[i] <= 0:
                 continue
             m = self.masks + <size_t>i * self.nact
-            count = 0
-            for a in range(self.nact):
-                count += m[a]
-            if count == 0:
-                continue
-            k = <int>brett_rng_below(&self.rng[i], <unsigned int>count)
+            k = <int>brett_rng_below(&self.rng[i], <unsigned int>self.legal[i])
             for a in range(self.nact):
                 if m[a]:
                     if k == 0:
