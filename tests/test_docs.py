@@ -27,6 +27,7 @@ PUBLIC = {
     "brett.schuft": ["SchuftMove", "Roll", "SchuftEffects"],
     "brett.frontends.sessions": ["Hub", "Session", "Limits", "LOCAL"],
     "brett.frontends.stdio": None, "brett.frontends.webserver": ["WebServer"],
+    "brett.vector": None, "brett.pettingzoo": None, "brett.gymnasium": None,
 }
 """Each module's public names (None: its ``__all__``)."""
 
