@@ -64,28 +64,39 @@ FRONTENDS = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "frontends").gl
 RECORDS = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "records").glob("*.py"))
 
 
-@pytest.mark.parametrize("module", ["render.py", *RECORDS, *FRONTENDS])
+def private_reads(module: str) -> set[str]:
+    """The attributes starting with one underscore that ``module`` reads off any
+    object except ``self``."""
+    tree = ast.parse((SRC / module).read_text())
+    return {node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+
+
+ADAPTERS = ["openspiel.py", "pettingzoo.py", "gymnasium.py", "_rl.py"]
+
+
+@pytest.mark.parametrize("module", ["render.py", *RECORDS, *FRONTENDS, *ADAPTERS])
 def test_features_over_the_games_use_the_public_api(module: str) -> None:
     """No attribute that starts with an underscore is read off any object (of
     a game or otherwise) in these modules, except a class's own on ``self``."""
-    tree = ast.parse((SRC / module).read_text())
-    private = sorted({node.attr for node in ast.walk(tree)
-                      if isinstance(node, ast.Attribute) and node.attr.startswith("_")
-                      and not node.attr.startswith("__")
-                      and not (isinstance(node.value, ast.Name) and node.value.id == "self")})
+    private = sorted(private_reads(module))
     assert private == [], f"{module} reads {private}"
 
 
 def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
     """ai.py reaches under the public API only for what a search needs (see
     docs/architecture.md, layer 5): the core to clone and the base's search hooks."""
-    tree = ast.parse((SRC / "ai.py").read_text())
-    private = {node.attr for node in ast.walk(tree)
-               if isinstance(node, ast.Attribute) and node.attr.startswith("_")
-               and not node.attr.startswith("__")
-               and not (isinstance(node.value, ast.Name) and node.value.id == "self")}
+    private = private_reads("ai.py")
     assert private <= {"_core", "_move_from_core", "_search_move", "_search_plies",
                        "_refuse_pending"}, private
+
+
+def test_the_vector_env_uses_only_the_core_of_a_game() -> None:
+    """vector.py reaches under the public API only for the core it clones (its
+    compiled loop steps the clones through the v_* hooks)."""
+    assert private_reads("vector.py") <= {"_core"}
 
 
 def test_the_game_list_is_written_once() -> None:

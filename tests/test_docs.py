@@ -28,6 +28,7 @@ PUBLIC = {
     "brett.frontends.sessions": ["Hub", "Session", "Limits", "LOCAL"],
     "brett.frontends.stdio": None, "brett.frontends.webserver": ["WebServer"],
     "brett.vector": None, "brett.pettingzoo": None, "brett.gymnasium": None,
+    "brett.openspiel": None,
 }
 """Each module's public names (None: its ``__all__``)."""
 

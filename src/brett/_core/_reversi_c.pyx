@@ -605,10 +605,19 @@ cdef class ReversiCore(CoreBase):
 
     cdef int v_mask(self, uint8_t *mask) noexcept nogil:
         cdef int16_t buf[256]
-        cdef int nm = self._list(buf), i
+        cdef int nm = 0, i
+        cdef uint64_t moves
         memset(mask, 0, self.n2 + 1)
-        for i in range(nm):
-            mask[buf[i]] = 1
+        if self.big:
+            nm = self._list(buf)
+            for i in range(nm):
+                mask[buf[i]] = 1
+        else:                            # straight from the bitboard of moves
+            moves = _get_moves(self.disc[self.mover], self.disc[1 - self.mover], self._empty())
+            while moves:
+                mask[self.bit2sq[brett_ctz64(moves)]] = 1
+                moves &= moves - 1
+                nm += 1
         if nm == 0 and self._status() == 0:
             mask[self.n2] = 1
             return 1
@@ -619,9 +628,30 @@ cdef class ReversiCore(CoreBase):
 
     cdef int v_apply(self, int64_t action) noexcept nogil:
         cdef Undo scratch
-        if action < 0 or action > self.n2 or not self._legal(<int>action):
+        cdef uint64_t f, bit
+        cdef int me = self.mover, sq
+        if action < 0 or action > self.n2:
             return -1
-        self._make_into(&scratch, <int>action)
+        if self.big or action == self.n2:
+            if not self._legal(<int>action):
+                return -1
+            self._make_into(&scratch, <int>action)
+            return 0
+        # 8x8 and smaller: the flips found by the legality check make the move
+        bit = (<uint64_t>1) << self.sq2bit[action]
+        if not self._empty() & bit:
+            return -1
+        f = _get_flips(self.disc[me], self.disc[1 - me], self.sq2bit[action])
+        if not f:
+            return -1
+        self.zkey ^= ZOB[me * 256 + action] ^ ZOB[SIDE]
+        self.disc[me] ^= f | bit
+        self.disc[1 - me] ^= f
+        while f:
+            sq = self.bit2sq[brett_ctz64(f)]
+            f &= f - 1
+            self.zkey ^= ZOB[sq] ^ ZOB[256 + sq]
+        self.mover = 1 - me
         return 0
 
     cdef void v_observe(self, float *obs) noexcept nogil:

@@ -215,20 +215,30 @@ cdef class Stepper:
     cdef void random_range(self, int64_t *out, int lo, int hi) noexcept nogil:
         """A uniformly random legal action per env from its generator (0, and no
         draw, for an env that resets at its next step)."""
-        cdef int i, a, k
+        cdef int i, a, k, ones
         cdef uint8_t *m
+        cdef uint64_t word
         for i in range(lo, hi):
             out[i] = 0
             if self.done[i] or self.legal[i] <= 0:
                 continue
             m = self.masks + <size_t>i * self.nact
             k = <int>brett_rng_below(&self.rng[i], <unsigned int>self.legal[i])
-            for a in range(self.nact):
+            a = 0
+            while a + 8 <= self.nact:    # skip eight 0/1 bytes at a time
+                memcpy(&word, m + a, 8)
+                ones = <int>((word * 0x0101010101010101ULL) >> 56)
+                if k < ones:
+                    break
+                k -= ones
+                a += 8
+            while a < self.nact:
                 if m[a]:
                     if k == 0:
                         out[i] = a
                         break
                     k -= 1
+                a += 1
 
     # ---- entry points: brett.vector calls these from its threads
     def reset(self, int lo, int hi):
