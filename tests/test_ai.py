@@ -39,7 +39,7 @@ from test_search_focus import board as focus_board
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 # iterations of one search: (compiled, plain twin)
-BUDGETS = {"reversi": (300, 40), "focus": (300, 20), "phutball": (300, 40), "schuft": (200, 6)}
+BUDGETS = {"reversi": (300, 40), "focus": (300, 20), "phutball": (300, 40), "schuft": (200, 30)}
 
 
 def budget(name: str, backend: str) -> int:
@@ -426,7 +426,10 @@ def test_mcts_finds_the_win_in_one(case: str, backend: str) -> None:
         player = MCTSPlayer(iterations=iterations, seed=seed, **options)
         assert player.choose(game) == winning[0], case
         best = player.analyse(game)[0]
-        assert best.move == winning[0] and best.value == 1.0
+        # A Schuft turn is searched decision by decision: the value of its first
+        # step also counts the other steps the mover tried after it.
+        assert best.move == winning[0] and (best.value == 1.0 or (name == "schuft"
+                                                                  and best.value > 0.9))
 
 
 # ---------------------------------------------------------------------- 5. stop and Ctrl-C
@@ -779,9 +782,9 @@ NODE_CASES = [  # setup, max_nodes, threads (the root's search actions in bracke
     ("phutball-9x9", 50, 1),        # [42]
     ("focus-3p", 50, 1),            # [39]
     ("focus-4p", 50, 1),            # [44]
-    ("win-schuft-3p-green", 20, 2),  # [5], then chance nodes of 216 rolls: no room for them
+    ("win-schuft-3p-green", 20, 2),  # [6], then chance nodes of 216 rolls: no room for them
     ("focus-2p", 50, 1),            # [74]: wider than max_nodes, the root is made anyway
-    ("schuft-3p", 50, 1),           # [74]
+    ("schuft-3p", 50, 1),           # [2]
     ("phutball-crowded", 100, 1),   # [172]
 ]
 
@@ -847,8 +850,9 @@ def test_a_random_player_plays_every_move() -> None:
 
 
 def test_module_contents() -> None:
-    assert set(ai.__all__) == {"LEVELS", "MCTSPlayer", "MoveStats", "Player", "RandomPlayer",
-                               "SearchInfo"}
+    assert set(ai.__all__) == {"LEVELS", "MCTSPlayer", "MoveStats", "PUCTPlayer", "Player",
+                               "RandomPlayer", "ReversiPlayer", "ReversiSearchInfo",
+                               "SearchInfo", "Solution", "solve"}
     assert SearchInfo(10, 0.0, 1, 1, False).rate == 0.0
     assert SearchInfo(10, 2.0, 1, 1, False).rate == 5.0
 

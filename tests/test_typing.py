@@ -57,7 +57,8 @@ def test_mypy_strict_sees_real_types() -> None:
 @needs_cython
 def test_stubs_of_the_compiled_cores_match_them() -> None:
     modules = ["brett._core._common", "brett._core._reversi_c", "brett._core._focus_c",
-               "brett._core._phutball_c", "brett._core._schuft_c", "brett._core._search_c"]
+               "brett._core._phutball_c", "brett._core._schuft_c", "brett._core._search_c",
+               "brett._core._solve_c", "brett._core._alphabeta_c"]
     result = subprocess.run(
         [sys.executable, "-m", "mypy.stubtest", *modules,
          "--allowlist", str(HERE / "stubtest-allowlist.txt")],

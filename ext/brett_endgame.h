@@ -1,0 +1,728 @@
+/* brett's exact Reversi endgame solver (8x8 bitboards, plain C: GCC, Clang and
+ * MSVC, 32 and 64 bit).
+ *
+ * The API (P: the mover's discs, O: the opponent's, bit row * 8 + col):
+ *
+ *   int brett_solve_score(uint64_t P, uint64_t O, int alpha, int beta,
+ *                         BrettInterrupt *it, uint64_t *nodes);
+ *       The final disc difference (mover's discs minus the opponent's, empty
+ *       squares to the winner) with best play, searched in the window
+ *       (alpha, beta), fail-soft: a result r with alpha < r < beta is exact,
+ *       r <= alpha means "at most r", r >= beta "at least r".  Scores lie in
+ *       [-64, 64]; pass alpha = -BRETT_SOLVE_INF, beta = BRETT_SOLVE_INF for the
+ *       exact score.  Adds the nodes searched to *nodes (may be NULL).  Polls
+ *       `it` (brett_interrupt.h); once it is stopped the result is meaningless
+ *       and it->stopped is set.  A transposition table is allocated for the
+ *       call when there are enough empties (1.5-24 MB, by the number of empties);
+ *       if that allocation fails the search runs without one.
+ *
+ *   BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level);
+ *   int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int alpha,
+ *                          int beta, BrettInterrupt *it, uint64_t *nodes);
+ *   void brett_solver_free(BrettSolver *s);
+ *       The same with a context that keeps its transposition table (2^tt_bits
+ *       entries of 24 bytes, tt_bits 0..26, 0: none) from call to call: for
+ *       repeated calls (several windows, the moves of a root).  `playable`
+ *       holds the board's squares (all 64, or fewer for holes: squares outside
+ *       it are neither P, O nor empty, end every line and count for nobody).
+ *       `level` caps the kernels (BRETT_RV_PORTABLE, BRETT_RV_AVX2,
+ *       BRETT_RV_AVX512 of brett_reversi.h): the fastest this CPU runs up to it
+ *       is used.  NULL if out of memory.  A solver is used by one thread at a
+ *       time; several solvers run in parallel.
+ *
+ * Before the first call, the module must have called brett_rv_init() once (as
+ * every user of brett_reversi.h does: it fills the ray tables).
+ *
+ * The search: negamax alpha-beta, fail-soft.  With many empties: a transposition
+ * table (two-way buckets, keyed by both bitboards), principal variation search,
+ * enhanced transposition cutoffs, a stability cutoff, and fastest-first move
+ * ordering (the opponent's weighted mobility) after the table's move.  Nearer
+ * the end: the same ordering without the table, then parity ordering (moves in
+ * regions with an odd number of empties first) without move generation, and a
+ * last move that only counts flips.
+ *
+ * The search body is written once (the BRETT_EG_BODY part at the end of this
+ * file) and compiled per kernel level, as brett_reversi.h does for the kernels:
+ * the AVX2 and AVX-512 levels get their instructions from GCC's target pragma
+ * or Clang's target attribute, so the module stays a baseline build.
+ */
+#if !defined(BRETT_EG_BODY)
+#ifndef BRETT_ENDGAME_H
+#define BRETT_ENDGAME_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "brett_bitops.h"
+#include "brett_interrupt.h"
+#include "brett_reversi.h"
+
+#define BRETT_SOLVE_INF 65          /* beyond every score */
+#define BRETT_SOLVE_MAX_TT_BITS 26
+
+/* Where the search changes its technique (numbers of empties). */
+#define BRETT_EG_SMALL_MAX 5        /* up to here: parity order, no move generation */
+#define BRETT_EG_DEEP_MIN 10        /* from here: transposition table, PVS, ETC */
+#define BRETT_EG_ETC_MIN 14         /* enhanced transposition cutoffs */
+#ifndef BRETT_EG_SHALLOW_MIN
+#define BRETT_EG_SHALLOW_MIN 16     /* moves ordered by a shallow search */
+#endif
+#ifndef BRETT_EG_SHALLOW_DEPTH
+#define BRETT_EG_SHALLOW_DEPTH(n) ((n) >= 22 ? 3 : (n) >= 19 ? 2 : 1)
+#endif
+
+/* One position of the transposition table: bounds of its exact score. */
+typedef struct {
+    uint64_t P, O;
+    int8_t lower, upper;
+    uint8_t move;                   /* best or refuting square, 64: none */
+    uint8_t empties;                /* replacement priority */
+} BrettSolveEntry;
+
+struct BrettSolver;
+typedef int (*brett_eg_root_fn)(struct BrettSolver *s, uint64_t P, uint64_t O, int alpha,
+                                int beta);
+
+typedef struct BrettSolver {
+    BrettSolveEntry *tt;            /* NULL: no table */
+    uint64_t tt_mask;               /* entries - 1 */
+    uint64_t playable;
+    int squares;                    /* popcount(playable) */
+    int stopped;
+    uint64_t nodes;
+    BrettInterrupt *it;
+    brett_eg_root_fn root;
+} BrettSolver;
+
+/* The four quadrants, for parity: quadrant of sq = (col >= 4) + 2 * (row >= 4). */
+#define BRETT_EG_QUADBIT(sq) (1 << ((((sq) >> 2) & 1) | (((sq) >> 4) & 2)))
+#define BRETT_EG_CORNERS 0x8100000000000081ULL
+
+static inline uint64_t brett_eg_parity_mask(int parity)
+{
+    return ((parity & 1) ? 0x000000000F0F0F0FULL : 0)
+           | ((parity & 2) ? 0x00000000F0F0F0F0ULL : 0)
+           | ((parity & 4) ? 0x0F0F0F0F00000000ULL : 0)
+           | ((parity & 8) ? 0xF0F0F0F000000000ULL : 0);
+}
+
+/* The squares next to a disc of X (the opponent's potential moves). */
+static inline uint64_t brett_eg_neighbours(uint64_t X)
+{
+    const uint64_t notA = 0xFEFEFEFEFEFEFEFEULL, notH = 0x7F7F7F7F7F7F7F7FULL;
+    const uint64_t h = ((X << 1) & notA) | ((X >> 1) & notH);
+    const uint64_t row = X | h;
+    return h | (row << 8) | (row >> 8);
+}
+
+#ifndef BRETT_EG_POT_W
+#define BRETT_EG_POT_W 2
+#endif
+
+static inline uint64_t brett_eg_hash(uint64_t P, uint64_t O)
+{
+    uint64_t h = P * 0x9E3779B97F4A7C15ULL ^ (O + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    return h ^ (h >> 31);
+}
+
+/* The entry of (P, O) in its bucket, or NULL. */
+static inline BrettSolveEntry *brett_eg_probe(const BrettSolver *s, uint64_t P, uint64_t O)
+{
+    BrettSolveEntry *e;
+    if (!s->tt)
+        return 0;
+    e = s->tt + (brett_eg_hash(P, O) & s->tt_mask & ~(uint64_t)1);
+    if (e[0].P == P && e[0].O == O)
+        return e;
+    if (e[1].P == P && e[1].O == O)
+        return e + 1;
+    return 0;
+}
+
+/* Record lower <= score <= upper for (P, O): merged into its entry, or in the
+   bucket's slot of fewer empties. */
+static inline void brett_eg_store(BrettSolver *s, uint64_t P, uint64_t O, int empties,
+                                  int lower, int upper, int move)
+{
+    BrettSolveEntry *e;
+    if (!s->tt)
+        return;
+    e = s->tt + (brett_eg_hash(P, O) & s->tt_mask & ~(uint64_t)1);
+    if (e[0].P == P && e[0].O == O) {
+    } else if (e[1].P == P && e[1].O == O) {
+        e++;
+    } else {
+        if (e[1].empties < e[0].empties)
+            e++;
+        e->P = P;
+        e->O = O;
+        e->lower = -BRETT_SOLVE_INF;
+        e->upper = BRETT_SOLVE_INF;
+        e->move = 64;
+    }
+    if (lower > e->lower)
+        e->lower = (int8_t)lower;
+    if (upper < e->upper)
+        e->upper = (int8_t)upper;
+    if (move < 64)
+        e->move = (uint8_t)move;
+    e->empties = (uint8_t)empties;
+}
+
+/* Discs of O that can never flip: in each of the four line directions the
+   disc's line is full (no empty square), or a neighbour on it is a wall (the
+   edge, a hole) or a disc of O already known stable.  `walls` = ~playable. */
+static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t walls)
+{
+    const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
+    const uint64_t R1 = 0x00000000000000FFULL, R8 = 0xFF00000000000000ULL;
+    uint64_t fh = 0, fv = 0, fd = 0, fa = 0, s = 0, prev, t, wh, wv, wd, wa;
+    int r, c, k;
+    /* Full lines: rows, columns, both diagonals (holes count as filled). */
+    for (r = 0; r < 8; r++)
+        if (!(empty & (R1 << (8 * r))))
+            fh |= R1 << (8 * r);
+    for (c = 0; c < 8; c++)
+        if (!(empty & (FA << c)))
+            fv |= FA << c;
+    for (k = -7; k <= 7; k++) {
+        uint64_t d = 0, a = 0;
+        for (r = 0; r < 8; r++) {
+            c = r + k;                       /* col - row = k */
+            if (c >= 0 && c < 8)
+                d |= (uint64_t)1 << (r * 8 + c);
+            c = 7 - r + k;                   /* col + row = 7 + k */
+            if (c >= 0 && c < 8)
+                a |= (uint64_t)1 << (r * 8 + c);
+        }
+        if (!(empty & d))
+            fd |= d;
+        if (!(empty & a))
+            fa |= a;
+    }
+    do {
+        prev = s;
+        t = s | walls;
+        wh = fh | FA | FH | ((t << 1) & ~FA) | ((t >> 1) & ~FH);
+        wv = fv | R1 | R8 | (t << 8) | (t >> 8);
+        wd = fd | FA | FH | R1 | R8 | ((t << 9) & ~FA) | ((t >> 9) & ~FH);
+        wa = fa | FA | FH | R1 | R8 | ((t << 7) & ~FH) | ((t >> 7) & ~FA);
+        s = O & wh & wv & wd & wa;
+    } while (s != prev);
+    return s;
+}
+
+/* ---- the search, once per kernel level */
+#define BRETT_EG_BODY 1
+
+#define EG(name) brett_eg_portable_##name
+#define EG_MOVES(P, O, E) brett_rv_portable_moves8(P, O, E)
+#define EG_FLIPS(P, O, sq) brett_rv_portable_flips8(P, O, sq)
+#define EG_POPCOUNT(x) brett_popcount64(x)
+#define EG_CTZ(x) brett_ctz64(x)
+#include "brett_endgame.h"
+#undef EG
+#undef EG_MOVES
+#undef EG_FLIPS
+#undef EG_POPCOUNT
+#undef EG_CTZ
+
+#if BRETT_RV_HAVE_AVX2 || BRETT_RV_HAVE_AVX512
+#if defined(_MSC_VER) && !defined(__clang__)
+#define EG_POPCOUNT(x) ((int)__popcnt64(x))
+#define EG_CTZ(x) ((int)_tzcnt_u64(x))
+#else
+#define EG_POPCOUNT(x) __builtin_popcountll(x)
+#define EG_CTZ(x) __builtin_ctzll(x)
+#endif
+#define BRETT_EG_PRAGMA_TEXT(text) _Pragma(#text)
+#define BRETT_EG_PRAGMA(text) BRETT_EG_PRAGMA_TEXT(text)
+#endif
+
+#if BRETT_RV_HAVE_AVX2
+#if defined(__clang__)
+BRETT_EG_PRAGMA(clang attribute push(__attribute__((target("popcnt,bmi,bmi2,lzcnt,avx,avx2"))), apply_to = function))
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC target("popcnt,bmi,bmi2,lzcnt,avx,avx2")
+#endif
+#define EG(name) brett_eg_avx2_##name
+#define EG_MOVES(P, O, E) brett_rv_avx2_moves8(P, O, E)
+#define EG_FLIPS(P, O, sq) brett_rv_avx2_flips8(P, O, sq)
+#include "brett_endgame.h"
+#undef EG
+#undef EG_MOVES
+#undef EG_FLIPS
+#if defined(__clang__)
+#pragma clang attribute pop
+#elif defined(__GNUC__)
+#pragma GCC pop_options
+#endif
+#endif
+
+#if BRETT_RV_HAVE_AVX512
+#if defined(__clang__)
+BRETT_EG_PRAGMA(clang attribute push(__attribute__((target("popcnt,bmi,bmi2,lzcnt,avx,avx2,avx512f,avx512cd,avx512bw,avx512dq,avx512vl"))), apply_to = function))
+#else
+#pragma GCC push_options
+#pragma GCC target("popcnt,bmi,bmi2,lzcnt,avx,avx2,avx512f,avx512cd,avx512bw,avx512dq,avx512vl")
+#endif
+#define EG(name) brett_eg_avx512_##name
+#define EG_MOVES(P, O, E) brett_rv_avx512_moves8(P, O, E)
+#define EG_FLIPS(P, O, sq) brett_rv_avx512_flips8(P, O, sq)
+#include "brett_endgame.h"
+#undef EG
+#undef EG_MOVES
+#undef EG_FLIPS
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#endif
+
+#if BRETT_RV_HAVE_AVX2 || BRETT_RV_HAVE_AVX512
+#undef EG_POPCOUNT
+#undef EG_CTZ
+#undef BRETT_EG_PRAGMA
+#undef BRETT_EG_PRAGMA_TEXT
+#endif
+#undef BRETT_EG_BODY
+
+/* ---- the public functions */
+
+/* The name of the kernel level a solver of `level` runs on this CPU. */
+static inline const char *brett_solver_level_name(int level)
+{
+    return brett_rv_select(level).name;
+}
+
+static inline BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level)
+{
+    BrettSolver *s = (BrettSolver *)calloc(1, sizeof(BrettSolver));
+    uint64_t i, n;
+    if (!s)
+        return 0;
+    if (tt_bits < 0)
+        tt_bits = 0;
+    if (tt_bits > BRETT_SOLVE_MAX_TT_BITS)
+        tt_bits = BRETT_SOLVE_MAX_TT_BITS;
+    if (tt_bits > 0) {
+        n = (uint64_t)1 << tt_bits;
+        if (n < 2)
+            n = 2;
+        if ((size_t)n == n)
+            s->tt = (BrettSolveEntry *)malloc((size_t)n * sizeof(BrettSolveEntry));
+        if (!s->tt) {
+            free(s);
+            return 0;
+        }
+        s->tt_mask = n - 1;
+        for (i = 0; i < n; i++) {
+            /* A position no search meets (both sides on every square). */
+            s->tt[i].P = s->tt[i].O = ~(uint64_t)0;
+            s->tt[i].lower = -BRETT_SOLVE_INF;
+            s->tt[i].upper = BRETT_SOLVE_INF;
+            s->tt[i].move = 64;
+            s->tt[i].empties = 0;
+        }
+    }
+    s->playable = playable;
+    s->squares = brett_popcount64(playable);
+    s->root = brett_eg_portable_root;
+#if BRETT_RV_HAVE_AVX2
+    if (level >= BRETT_RV_AVX2 && brett_rv_runs(BRETT_RV_AVX2))
+        s->root = brett_eg_avx2_root;
+#endif
+#if BRETT_RV_HAVE_AVX512
+    if (level >= BRETT_RV_AVX512 && brett_rv_runs(BRETT_RV_AVX512))
+        s->root = brett_eg_avx512_root;
+#endif
+    (void)level;
+    return s;
+}
+
+static inline void brett_solver_free(BrettSolver *s)
+{
+    if (s) {
+        free(s->tt);
+        free(s);
+    }
+}
+
+static inline int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int alpha,
+                                     int beta, BrettInterrupt *it, uint64_t *nodes)
+{
+    int score;
+    s->it = it;
+    s->stopped = 0;
+    s->nodes = 0;
+    P &= s->playable;
+    O &= s->playable & ~P;
+    if (alpha < -BRETT_SOLVE_INF)
+        alpha = -BRETT_SOLVE_INF;
+    if (beta > BRETT_SOLVE_INF)
+        beta = BRETT_SOLVE_INF;
+    score = s->root(s, P, O, alpha, beta);
+    if (nodes)
+        *nodes += s->nodes;
+    return score;
+}
+
+static inline int brett_solve_score(uint64_t P, uint64_t O, int alpha, int beta,
+                                    BrettInterrupt *it, uint64_t *nodes)
+{
+    const int empties = 64 - brett_popcount64(P | O);
+    /* A table pays off from about a dozen empties; 2^16 to 2^20 entries. */
+    int bits = empties < BRETT_EG_DEEP_MIN ? 0 : empties < 16 ? 16 : empties < 20 ? 18 : 20;
+    BrettSolver *s = brett_solver_new(bits, ~(uint64_t)0, BRETT_RV_AVX512);
+    int score;
+    if (!s)
+        s = brett_solver_new(0, ~(uint64_t)0, BRETT_RV_AVX512);
+    if (!s) {
+        /* Not even the context: a stop, which the caller reports. */
+        it->stopped = 1;
+        return 0;
+    }
+    score = brett_solver_score(s, P, O, alpha, beta, it, nodes);
+    if (s->stopped)
+        it->stopped = 1;
+    brett_solver_free(s);
+    return score;
+}
+
+#endif /* BRETT_ENDGAME_H */
+
+#else /* BRETT_EG_BODY: the search of one kernel level, named EG(...) */
+
+/* The final score of a finished game, P to move, n empty squares. */
+static inline int EG(final)(const BrettSolver *s, uint64_t P, int n)
+{
+    const int d = 2 * EG_POPCOUNT(P) - (s->squares - n);
+    return d > 0 ? d + n : d < 0 ? d - n : 0;
+}
+
+/* One empty square `sq`: P plays it, or else O, or the game ends. */
+static inline int EG(last1)(BrettSolver *s, uint64_t P, uint64_t O, int sq)
+{
+    const int d = 2 * EG_POPCOUNT(P) - (s->squares - 1);
+    uint64_t f = EG_FLIPS(P, O, sq);
+    s->nodes++;
+    if (f)
+        return d + 2 * EG_POPCOUNT(f) + 1;
+    f = EG_FLIPS(O, P, sq);
+    if (f)
+        return d - 2 * EG_POPCOUNT(f) - 1;
+    return d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+}
+
+/* 2..BRETT_EG_SMALL_MAX empties: the empty squares in parity order, a move
+   where one flips; `passed`: O has just passed. */
+static int EG(small)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
+                     int parity, int alpha, int beta, int passed)
+{
+    int best = -BRETT_SOLVE_INF, v, sq, k;
+    uint64_t f, b, m, odd = brett_eg_parity_mask(parity);
+    s->nodes++;
+    for (k = 0; k < 2; k++) {
+        m = k == 0 ? empty & odd : empty & ~odd;
+        while (m) {
+            sq = EG_CTZ(m);
+            m &= m - 1;
+            f = EG_FLIPS(P, O, sq);
+            if (!f)
+                continue;
+            b = (uint64_t)1 << sq;
+            if (n == 2)
+                v = -EG(last1)(s, O ^ f, P ^ f ^ b, EG_CTZ(empty ^ b));
+            else
+                v = -EG(small)(s, O ^ f, P ^ f ^ b, empty ^ b, n - 1,
+                               parity ^ BRETT_EG_QUADBIT(sq), -beta, -alpha, 0);
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    if (v >= beta)
+                        return v;
+                    alpha = v;
+                }
+            }
+        }
+    }
+    if (best == -BRETT_SOLVE_INF) {
+        if (passed)
+            return EG(final)(s, P, n);      /* neither side can move */
+        return -EG(small)(s, O, P, empty, n, parity, -beta, -alpha, 1);
+    }
+    return best;
+}
+
+typedef struct {
+    uint64_t flips;
+    int sq;
+    int key;
+} EG(Move);
+
+/* The move list of P, each with its ordering key (lower first): the opponent's
+   mobility (corners twice), then odd regions first.  Returns its length. */
+static inline int EG(order)(uint64_t P, uint64_t O, uint64_t empty, uint64_t moves,
+                            int parity, EG(Move) *list)
+{
+    int n = 0, sq;
+    uint64_t f, b, mob;
+    const uint64_t odd = brett_eg_parity_mask(parity);
+    while (moves) {
+        sq = EG_CTZ(moves);
+        moves &= moves - 1;
+        b = (uint64_t)1 << sq;
+        f = EG_FLIPS(P, O, sq);
+        mob = EG_MOVES(O ^ f, P ^ f ^ b, empty ^ b);
+        list[n].flips = f;
+        list[n].sq = sq;
+        list[n].key = 16 * (EG_POPCOUNT(mob) + EG_POPCOUNT(mob & BRETT_EG_CORNERS))
+                      + BRETT_EG_POT_W * EG_POPCOUNT(brett_eg_neighbours(P ^ f ^ b) & empty & ~b)
+                      - ((odd & b) ? 4 : 0) - ((b & BRETT_EG_CORNERS) ? 8 : 0);
+        n++;
+    }
+    return n;
+}
+
+/* Move the list's entry of lowest key from i..n-1 to i. */
+static inline void EG(pick)(EG(Move) *list, int i, int n)
+{
+    int j, best = i;
+    EG(Move) t;
+    for (j = i + 1; j < n; j++)
+        if (list[j].key < list[best].key)
+            best = j;
+    if (best != i) {
+        t = list[i];
+        list[i] = list[best];
+        list[best] = t;
+    }
+}
+
+/* BRETT_EG_SMALL_MAX < n < BRETT_EG_DEEP_MIN empties: fastest first, no table. */
+static int EG(mid)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
+                   int parity, int alpha, int beta)
+{
+    EG(Move) list[64];
+    uint64_t moves, b;
+    int nm, i, v, best = -BRETT_SOLVE_INF, sq;
+    s->nodes++;
+    if (brett_interrupted(s->it)) {
+        s->stopped = 1;
+        return alpha;
+    }
+    moves = EG_MOVES(P, O, empty);
+    if (!moves) {
+        if (!EG_MOVES(O, P, empty))
+            return EG(final)(s, P, n);
+        return -EG(mid)(s, O, P, empty, n, parity, -beta, -alpha);
+    }
+    nm = EG(order)(P, O, empty, moves, parity, list);
+    for (i = 0; i < nm; i++) {
+        EG(pick)(list, i, nm);
+        sq = list[i].sq;
+        b = (uint64_t)1 << sq;
+        if (n - 1 > BRETT_EG_SMALL_MAX)
+            v = -EG(mid)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b, n - 1,
+                         parity ^ BRETT_EG_QUADBIT(sq), -beta, -alpha);
+        else
+            v = -EG(small)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b, n - 1,
+                           parity ^ BRETT_EG_QUADBIT(sq), -beta, -alpha, 0);
+        if (s->stopped)
+            return alpha;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                if (v >= beta)
+                    return v;
+                alpha = v;
+            }
+        }
+    }
+    return best;
+}
+
+static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
+                    int parity, int alpha, int beta);
+
+/* A guess of P's prospects for ordering moves: mobility and corners. */
+static inline int EG(guess)(uint64_t P, uint64_t O, uint64_t empty)
+{
+    return 4 * (EG_POPCOUNT(EG_MOVES(P, O, empty)) - EG_POPCOUNT(EG_MOVES(O, P, empty)))
+           + 16 * (EG_POPCOUNT(P & BRETT_EG_CORNERS) - EG_POPCOUNT(O & BRETT_EG_CORNERS));
+}
+
+/* A shallow alpha-beta search of `depth` plies over guess(), for move ordering;
+   a finished game counts its score, well beyond any guess. */
+static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int depth,
+                       int alpha, int beta)
+{
+    uint64_t moves, f, b;
+    int sq, v, best = -100000;
+    s->nodes++;
+    if (depth == 0)
+        return EG(guess)(P, O, empty);
+    moves = EG_MOVES(P, O, empty);
+    if (!moves) {
+        if (!EG_MOVES(O, P, empty)) {
+            const int d = EG_POPCOUNT(P) - EG_POPCOUNT(O);
+            return 1000 * (d > 0 ? 1 : d < 0 ? -1 : 0) + 16 * d;
+        }
+        return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha);
+    }
+    while (moves) {
+        sq = EG_CTZ(moves);
+        moves &= moves - 1;
+        b = (uint64_t)1 << sq;
+        f = EG_FLIPS(P, O, sq);
+        v = -EG(shallow)(s, O ^ f, P ^ f ^ b, empty ^ b, depth - 1, -beta, -alpha);
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                if (v >= beta)
+                    return v;
+                alpha = v;
+            }
+        }
+    }
+    return best;
+}
+
+/* The score of the position after a move (its P, O), n empties, by depth. */
+static inline int EG(child)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
+                            int parity, int alpha, int beta)
+{
+    if (n >= BRETT_EG_DEEP_MIN)
+        return EG(deep)(s, P, O, empty, n, parity, alpha, beta);
+    if (n > BRETT_EG_SMALL_MAX)
+        return EG(mid)(s, P, O, empty, n, parity, alpha, beta);
+    if (n >= 2)
+        return EG(small)(s, P, O, empty, n, parity, alpha, beta, 0);
+    if (n == 1)
+        return EG(last1)(s, P, O, EG_CTZ(empty));
+    return EG(final)(s, P, 0);
+}
+
+/* BRETT_EG_DEEP_MIN empties or more: the table, a stability cutoff, ETC, PVS. */
+static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
+                    int parity, int alpha, int beta)
+{
+    EG(Move) list[64];
+    BrettSolveEntry *e;
+    uint64_t moves, b, f, P2, O2;
+    int nm, i, v, best = -BRETT_SOLVE_INF, bestsq = 64, ttmove = 64, sq, bound, a0;
+    s->nodes++;
+    if (brett_interrupted(s->it)) {
+        s->stopped = 1;
+        return alpha;
+    }
+    /* O's stable discs bound P's score from above. */
+    if (alpha >= s->squares - 2 * EG_POPCOUNT(O)) {
+        bound = s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
+        if (bound <= alpha)
+            return bound;
+        if (bound < beta)
+            beta = bound;
+    }
+    e = brett_eg_probe(s, P, O);
+    if (e) {
+        if (e->lower >= beta)
+            return e->lower;
+        if (e->upper <= alpha)
+            return e->upper;
+        if (e->lower > alpha)
+            alpha = e->lower;
+        if (e->upper < beta)
+            beta = e->upper;
+        ttmove = e->move;
+    }
+    moves = EG_MOVES(P, O, empty);
+    if (!moves) {
+        if (!EG_MOVES(O, P, empty))
+            return EG(final)(s, P, n);
+        return -EG(deep)(s, O, P, empty, n, parity, -beta, -alpha);
+    }
+    /* ETC: a child whose table entry already refutes O. */
+    if (n > BRETT_EG_ETC_MIN && s->tt) {
+        uint64_t m = moves;
+        while (m) {
+            sq = EG_CTZ(m);
+            m &= m - 1;
+            b = (uint64_t)1 << sq;
+            f = EG_FLIPS(P, O, sq);
+            e = brett_eg_probe(s, O ^ f, P ^ f ^ b);
+            if (e && -e->upper >= beta) {
+                brett_eg_store(s, P, O, n, -e->upper, BRETT_SOLVE_INF, sq);
+                return -e->upper;
+            }
+        }
+    }
+    nm = EG(order)(P, O, empty, moves, parity, list);
+    if (n >= BRETT_EG_SHALLOW_MIN) {
+        /* Far from the end mobility alone misleads: a shallow search orders. */
+        const int depth = BRETT_EG_SHALLOW_DEPTH(n);
+        for (i = 0; i < nm; i++) {
+            b = (uint64_t)1 << list[i].sq;
+            list[i].key = EG(shallow)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b,
+                                      depth, -100000, 100000);
+        }
+    }
+    for (i = 0; i < nm; i++)
+        if (list[i].sq == ttmove)
+            list[i].key = -1000000;
+    a0 = alpha;
+    for (i = 0; i < nm; i++) {
+        EG(pick)(list, i, nm);
+        sq = list[i].sq;
+        b = (uint64_t)1 << sq;
+        P2 = O ^ list[i].flips;
+        O2 = P ^ list[i].flips ^ b;
+        if (i == 0) {
+            v = -EG(child)(s, P2, O2, empty ^ b, n - 1, parity ^ BRETT_EG_QUADBIT(sq), -beta,
+                           -alpha);
+        } else {
+            v = -EG(child)(s, P2, O2, empty ^ b, n - 1, parity ^ BRETT_EG_QUADBIT(sq),
+                           -alpha - 1, -alpha);
+            if (v > alpha && v < beta && !s->stopped)
+                v = -EG(child)(s, P2, O2, empty ^ b, n - 1, parity ^ BRETT_EG_QUADBIT(sq),
+                               -beta, -v);
+        }
+        if (s->stopped)
+            return alpha;
+        if (v > best) {
+            best = v;
+            bestsq = sq;
+            if (v > alpha) {
+                if (v >= beta)
+                    break;
+                alpha = v;
+            }
+        }
+    }
+    if (best <= a0)
+        brett_eg_store(s, P, O, n, -BRETT_SOLVE_INF, best, 64);
+    else if (best >= beta)
+        brett_eg_store(s, P, O, n, best, BRETT_SOLVE_INF, bestsq);
+    else
+        brett_eg_store(s, P, O, n, best, best, bestsq);
+    return best;
+}
+
+/* The root: any number of empties. */
+static int EG(root)(BrettSolver *s, uint64_t P, uint64_t O, int alpha, int beta)
+{
+    const uint64_t empty = s->playable & ~(P | O);
+    const int n = EG_POPCOUNT(empty);
+    int parity = 0, sq;
+    uint64_t m = empty;
+    while (m) {
+        sq = EG_CTZ(m);
+        m &= m - 1;
+        parity ^= BRETT_EG_QUADBIT(sq);
+    }
+    return EG(child)(s, P, O, empty, n, parity, alpha, beta);
+}
+
+#endif /* BRETT_EG_BODY */
