@@ -162,14 +162,16 @@ def test_blank_lines_get_no_answer(gtp: GtpClient) -> None:
 
 
 def test_the_search_uses_the_time_it_is_given() -> None:
-    """Without --level the clock decides: 4 s of byo-yomi a move is used (most of
-    it), one second of main time for a whole game is not; --level caps the time."""
+    """Without --level the clock decides: 4 s of byo-yomi a move is used (a good part
+    of it: ReversiPlayer starts no new iteration after 45% of its 3.55 s share, and
+    never goes past it), one second of main time for a whole game is not; --level caps
+    the time."""
     with GtpClient(brett_command("gtp")) as gtp:
         gtp.ok("time_settings 0 4 1")
         gtp.ok("time_left black 4 1")
         start = time.monotonic()
         gtp.ok("genmove black")
-        assert time.monotonic() - start >= 3.0
+        assert 1.5 <= time.monotonic() - start < 4.0
         gtp.ok("time_settings 1 0 0")     # one second for the whole game
         gtp.ok("time_left white 1 0")
         start = time.monotonic()

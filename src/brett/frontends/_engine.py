@@ -112,20 +112,29 @@ class SearchBudget:
         self._seeds = random.Random(seed)
         self.seeded = seed is not None
 
-    def player(self, seconds_cap: Optional[float] = None) -> Any:
-        """A fresh ``MCTSPlayer`` for one move."""
-        from ..ai import MCTSPlayer
+    def player(self, seconds_cap: Optional[float] = None, game: Optional[Reversi] = None) -> Any:
+        """A fresh player for one move: the alpha-beta ``ReversiPlayer`` for standard
+        8x8 ``game`` by time (``--seconds``, the default or a clock), else (``--level``,
+        other boards, no game given) an ``MCTSPlayer``."""
+        from ..ai import MCTSPlayer, ReversiPlayer
 
         seconds = self.seconds
         if seconds_cap is not None:
             seconds = min(seconds, seconds_cap) if self.explicit else seconds_cap
         seed = self._seeds.getrandbits(63) if self.seeded else None
+        if self.iterations is None and game is not None and alpha_beta_plays(game):
+            return ReversiPlayer(seconds=max(seconds, 0.001), seed=seed)
         return MCTSPlayer(seconds=max(seconds, 0.001), iterations=self.iterations, seed=seed,
                           threads=self.threads)
 
     def describe(self) -> str:
         parts = [f"{self.iterations:,} iterations or "] if self.iterations else []
         return "".join(parts) + f"{self.seconds:g} s a move"
+
+
+def alpha_beta_plays(game: Reversi) -> bool:
+    """Whether ``ReversiPlayer`` plays this game: 8x8, no holes, not anti-Reversi."""
+    return game.size == 8 and len(game.squares) == 64 and not game.anti
 
 
 def add_budget_arguments(parser: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ START_SECONDS = 30.0
 """The least time an engine gets to start and answer its first command."""
 QUIT_SECONDS = 1.0
 """How long an engine may take to exit after ``quit`` before it is killed."""
-BRETT_SEATS = ("random", "mcts", "level")
+BRETT_SEATS = ("random", "mcts", "level", "alphabeta")
 
 
 class Forfeit(Exception):
@@ -412,7 +412,8 @@ class Budget:
 
 def make_seat(spec: str, budget: Budget, seed: Optional[int], log: Optional[TextIO],
               label: str) -> Seat:
-    """``random``, ``mcts``, ``mcts:S``, ``level:N``, ``gtp:CMD``, ``nboard:CMD``, or a
+    """``random``, ``mcts``, ``mcts:S``, ``level:N``, ``alphabeta``, ``alphabeta:S``,
+    ``gtp:CMD``, ``nboard:CMD``, or a
     command line (its protocol detected)."""
     text = spec.strip()
     kind, colon, value = text.partition(":")
@@ -441,8 +442,15 @@ def _argv(command: str, spec: str) -> list[str]:
 
 def _brett_player(kind: str, value: str, colon: str, budget: Budget,
                   seed: Optional[int]) -> Any:
-    from ..ai import MCTSPlayer, RandomPlayer
+    from ..ai import MCTSPlayer, RandomPlayer, ReversiPlayer
 
+    if kind == "alphabeta":  # 8x8 Reversi only: ReversiPlayer refuses other boards
+        try:
+            return ReversiPlayer(seconds=float(value) if colon else budget.seconds or 1.0,
+                                 seed=seed)
+        except ValueError:
+            raise BrettError(f"engine 'alphabeta:{value[:20]}': alphabeta:SECONDS takes the "
+                             "seconds a move, above 0") from None
     if kind == "random":
         if colon:
             raise BrettError("engine 'random' takes no value")

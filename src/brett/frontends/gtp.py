@@ -232,7 +232,7 @@ class GtpEngine:
         return peer_square(self._choose(game, player), "pass")
 
     def _choose(self, game: Reversi, player: int) -> ReversiMove:
-        stats = search(self.budget.player(self.clock.share(game, player)), game)
+        stats = search(self.budget.player(self.clock.share(game, player), game), game)
         move: ReversiMove = stats[0].move
         return move
 

@@ -2,7 +2,8 @@
 
 An engine is a command line that speaks GTP or the NBoard protocol (``gtp:CMD``,
 ``nboard:CMD``, or a bare command whose protocol is detected), or one of brett's
-own players (``mcts``, ``mcts:SECONDS``, ``level:N``, ``random``).  Engines take
+own players (``mcts``, ``mcts:SECONDS``, ``level:N``, ``alphabeta``,
+``alphabeta:SECONDS``, ``random``).  Engines take
 Black in turn; with ``--openings`` each opening is played twice, once with each
 engine as Black.  brett keeps the game: every answer is checked, and an illegal
 move, a refused legal move, no answer within ``--timeout``, a crash or a
@@ -260,7 +261,8 @@ def _result_text(out_format: str, black: int, white: int, winner: Optional[int],
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("engines", nargs=2, metavar="ENGINE",
                         help="gtp:COMMAND, nboard:COMMAND, a command (protocol detected), "
-                             "mcts, mcts:SECONDS, level:N or random")
+                             "mcts, mcts:SECONDS, level:N, alphabeta, alphabeta:SECONDS "
+                             "or random")
     parser.add_argument("--games", type=int, default=10, metavar="N",
                         help="the number of games (default 10)")
     budget = parser.add_mutually_exclusive_group()

@@ -172,7 +172,7 @@ class NBoardEngine:
         self._start(self._move, 1)
 
     def _start(self, job: Any, count: int) -> None:
-        self._player = self.budget.player()
+        self._player = self.budget.player(game=self.game)
         self._worker = threading.Thread(target=self._run, name="brett nboard search",
                                         args=(job, self.game.copy(), self._player, count),
                                         daemon=True)

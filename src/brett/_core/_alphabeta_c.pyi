@@ -1,0 +1,23 @@
+"""Type stubs of the compiled Reversi evaluation and search (see _alphabeta_c.pyx and
+its twin _alphabeta_py.py)."""
+
+from typing import Any, final
+
+INF: int
+DEFAULT_TABLE_BITS: int
+SOLVER_TABLE_BITS: int
+MASK64: int
+
+@final
+class Evaluator:
+    use_solver: bool
+    @property
+    def weights(self) -> Any: ...
+    @property
+    def nodes(self) -> int: ...
+    def __init__(self, weights: Any, table_bits: int = ...) -> None: ...
+    def evaluate(self, p: int, o: int) -> int: ...
+    def search(self, p: int, o: int, depth: int, alpha: int = ..., beta: int = ...) -> int: ...
+    def think(self, p: int, o: int, seconds: float = ..., depth: int = ..., solve: int = ...,
+              soft: float = ...) -> tuple[int, int, int, bool, bool, int, str]: ...
+    def stop(self) -> None: ...
