@@ -24,8 +24,8 @@ SETUPS = {  # name: (game, options); Schuft starts after the roll-off and a roll
     "phutball": ("phutball", {}), "schuft": ("schuft", {}),
 }
 ITERATIONS = {"cython": {"reversi": 100_000, "focus": 100_000, "phutball": 40_000,
-                         "schuft": 1_000},
-              "python": {"reversi": 1_000, "focus": 300, "phutball": 1_000, "schuft": 10}}
+                         "schuft": 100_000},
+              "python": {"reversi": 1_000, "focus": 300, "phutball": 1_000, "schuft": 1_000}}
 
 RESULTS = Figures("Computer players (MCTS)", [
     *[(f"{name} iterations/s cython / python", f"{name} cython", f"{name} python")

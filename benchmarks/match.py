@@ -4,6 +4,8 @@
     PYTHONPATH=src python benchmarks/match.py focus --players 4 --games 100
     PYTHONPATH=src python benchmarks/match.py all --games 100 --seconds 0.1
     PYTHONPATH=src python benchmarks/match.py openspiel --games 40 --seconds 0.1
+    PYTHONPATH=src python benchmarks/match.py schuft --games 100 --seconds 0.05
+    PYTHONPATH=src python benchmarks/match.py schuft-turns --games 100 --seconds 0.05
 
 The first seat plays :class:`brett.ai.MCTSPlayer` (``--seconds`` per move, one
 thread) against :class:`brett.ai.RandomPlayer` in the others; who starts
@@ -11,8 +13,12 @@ rotates from game to game.  A game still running after ``--max-plies`` moves
 counts as not won.  ``openspiel`` plays brett's MCTSPlayer against OpenSpiel's
 C++ ``MCTSBot`` (random-rollout evaluator) in Othello with the same wall time
 per move (the bot's own wall-clock limit, which fits its simulation count to the
-time in every position), and both players' iterations per second are reported.  Figures, not
-asserts: the issue's thresholds are printed next to the results.
+time in every position), and both players' iterations per second are reported.
+``schuft-turns`` plays Schuft's search decision by decision (brett.ai's) against the
+search of whole turns that came before it (the cores' private "turns" search mode,
+kept for this match; playouts to the end), the same wall time per move, seats
+rotating.  Figures, not asserts: the issue's thresholds are printed next to the
+results.
 """
 
 from __future__ import annotations
@@ -34,8 +40,9 @@ SETUPS = {
     "focus4": ("focus", {"players": 4, "teams": False}, "Focus 4 players, free-for-all", 0.70),
     "phutball9": ("phutball", {"columns": 9, "rows": 9}, "Phutball 9x9", 0.95),
     "phutball": ("phutball", {}, "Phutball 15x19", 0.95),
-    "schuft": ("schuft", {}, "Schuft 2 players", 0.75),
+    "schuft": ("schuft", {}, "Schuft 2 players", 0.98),
 }
+EXTRA = ["schuft-turns", "openspiel"]
 
 
 def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
@@ -76,6 +83,51 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
     print(f"{label}: MCTS ({seconds} s/move) won {wins}/{games} = {wins / games:.0%} "
           f"(draws {draws}, unfinished {unfinished}; target >= {target:.0%}); "
           f"{rate:,.0f} iterations/s; {elapsed:.0f} s", flush=True)
+
+
+# ------------------------------------------------------------------ Schuft's two searches
+class _TurnsSearch(MCTSPlayer):
+    """Schuft's search of whole turns a node with playouts to the end, as it was
+    before the search went decision by decision (the cores' "turns" mode)."""
+
+    def choose(self, game: Any) -> Any:
+        cores = brett.schuft._cores.get(game.backend())
+        cores.set_search_mode("turns")
+        try:
+            return super().choose(game)
+        finally:
+            cores.set_search_mode("decisions")
+
+
+def match_schuft_turns(games: int, seconds: float, max_plies: int, seed: int) -> None:
+    wins = draws = unfinished = 0
+    rates: dict[str, list[float]] = {"decisions": [0, 0.0], "turns": [0, 0.0]}
+    started = time.perf_counter()
+    for g in range(games):
+        game = brett.Schuft(players=2, seed=seed + g)
+        seat = g % 2                                  # the seat of the new search
+        new = MCTSPlayer(seconds=seconds, seed=seed + g)
+        old = _TurnsSearch(seconds=seconds, seed=seed * 1000 + g, max_plies=2**31 - 1)
+        seats: list[Any] = [old, old]
+        seats[seat] = new
+        winner = play(game, seats, max_plies)
+        if game.is_over() and winner is None:
+            draws += 1
+        elif winner is None:
+            unfinished += 1
+        elif winner == seat:
+            wins += 1
+        for key, player in (("decisions", new), ("turns", old)):
+            rates[key][0] += player.total_iterations
+            rates[key][1] += player.total_seconds
+    elapsed = time.perf_counter() - started
+    rate = {key: n / s if s else 0.0 for key, (n, s) in rates.items()}
+    losses = games - wins - draws - unfinished
+    print(f"Schuft 2 players: decisions vs whole turns ({seconds} s/move each) won "
+          f"{wins}/{games} = {wins / games:.0%}, lost {losses} (draws {draws}, unfinished "
+          f"{unfinished}; target >= 70%); iterations/s: decisions {rate['decisions']:,.0f}, "
+          f"whole turns {rate['turns']:,.0f} = {rate['decisions'] / max(rate['turns'], 1):.0f}x "
+          f"(target >= 50x); {elapsed:.0f} s", flush=True)
 
 
 # ------------------------------------------------------------------ OpenSpiel
@@ -155,7 +207,7 @@ def _cpu() -> str:
 
 def main(argv: Optional[list[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("setup", choices=[*SETUPS, "all", "openspiel"])
+    parser.add_argument("setup", choices=[*SETUPS, "all", *EXTRA])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=0.1)
     parser.add_argument("--max-plies", type=int, default=2000)
@@ -166,8 +218,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     if args.setup == "openspiel":
         match_openspiel(args.games, args.seconds, args.seed)
         return
-    for key in (SETUPS if args.setup == "all" else [args.setup]):
-        match_random(key, args.games, args.seconds, args.max_plies, args.seed)
+    if args.setup != "schuft-turns":
+        for key in (SETUPS if args.setup == "all" else [args.setup]):
+            match_random(key, args.games, args.seconds, args.max_plies, args.seed)
+    if args.setup in ("all", "schuft-turns"):
+        match_schuft_turns(args.games, args.seconds, args.max_plies, args.seed)
 
 
 if __name__ == "__main__":

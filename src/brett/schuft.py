@@ -583,6 +583,45 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
                                                                        [*steps, (s, t)])
         return options
 
+    _search_plies = 3
+    """brett.ai searches a turn decision by decision; its playouts finish the turn
+    in progress at random and are then valued by the race (pieces home, the way
+    of the others): cut after one turn, the strongest at equal time (docs/ai.md)."""
+
+    def _search_move(self, steps: list[int]) -> SchuftMove:
+        """The turn made of the search's decisions from the start of the turn (the
+        integer layer's actions); a turn the tree left unfinished is completed by
+        the first legal step each time.  In the cores' "turns" search mode (a
+        benchmark aid) a search action is a whole turn."""
+        if _cores.get(self.backend()).search_mode() == "turns":
+            return self._move_from_core(steps[0])  # type: ignore[return-value]
+        core = self._core
+        step_options = core.step_options  # type: ignore[attr-defined]
+        total = _ROLL_SUMS[core.roll()]  # type: ignore[attr-defined]
+        actions = [int(a) for a in steps]
+        if actions == [ACTION_PASS]:
+            return SchuftMove("pass")
+        direction = CW if total > 15 else CCW
+        if total == 15:
+            if not actions or actions[0] not in (ACTION_CW, ACTION_CCW):
+                raise BrettError(f"search actions {actions}: the direction comes first")
+            direction = CW if actions.pop(0) == ACTION_CW else CCW
+        done: list[tuple[int, int]] = []
+        for action in actions:
+            for v, s, t in step_options(_py.make_turn(direction, done)) or ():
+                if (v - 1) * 37 + s == action:
+                    done.append((s, t))
+                    break
+            else:
+                raise BrettError(f"search actions {steps}: not the decisions of one turn")
+        while True:
+            options = step_options(_py.make_turn(direction, done))
+            if not options:
+                break
+            done.append(options[0][1:])
+        return self._move_from_core(  # type: ignore[return-value]
+            core.canonical(_py.make_turn(direction, done)))  # type: ignore[attr-defined]
+
     def _actions_of(self, move: Any) -> tuple[int, ...]:
         """The decisions that play ``move`` from the current position."""
         if isinstance(move, Roll):

@@ -34,7 +34,8 @@ cdef struct State:
     uint64_t occ[4]      # derived: tongues of each player
 
 cdef struct Undo:
-    int kind             # 0 turn, 1 roll, 2 roll-off roll
+    int kind             # 0 turn, 1 roll, 2 roll-off roll; the search's decisions:
+                         # 3 a direction, 4 a step, 5 a step that ends the turn
     int nsteps
     int src[3]
     int dst[3]
@@ -47,6 +48,9 @@ cdef struct Undo:
     int nsums
     int sums[4]
     uint64_t key
+    int sdir             # the search's half-built turn before this action (s_do)
+    int snvals
+    int svals[3]
 
 cdef struct Result:
     uint64_t key
@@ -93,15 +97,23 @@ cdef class SchuftCore(CoreBase):
     cdef int vvals[3]           # its unused die values
     cdef void _v_begin(self, int direction, const int *vals) noexcept nogil
 
-    # the search protocol (see _common.pxd): search actions are the core moves
+    # the search protocol (see _common.pxd): search actions are the integer
+    # layer's decisions (or whole turns in the benchmark's "turns" mode); the turn
+    # being built is made on ``s`` itself, its direction and unused values here
+    cdef int sdir               # 0: no turn being built
+    cdef int snvals
+    cdef int svals[3]
+    cdef double cut[4]          # the race values of the last playout cut short
     cdef int s_max_actions(self) noexcept nogil
     cdef int s_player(self) noexcept nogil
     cdef int s_actions(self, int64_t *out) noexcept nogil
     cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil
     cdef int s_do(self, int64_t action) except -1 nogil
     cdef void s_undo(self) noexcept nogil
+    cdef bint s_pending(self) noexcept nogil
     cdef int s_winners(self) noexcept nogil
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil
+    cdef void s_shares(self, double *values) noexcept nogil
 
     # the integer layer in C (see _common.pxd): Schuft's 336 integer actions
     cdef bint v_supported(self) noexcept nogil

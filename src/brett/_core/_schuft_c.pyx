@@ -18,6 +18,7 @@ notation strings, so the two twins check each other.
 cimport cython
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int32_t, int64_t
 from libc.string cimport memcmp, memcpy, memset
+from libc.math cimport exp
 from libc.stdlib cimport free, malloc
 
 from ._common cimport (
@@ -28,6 +29,7 @@ from ._common cimport (
     CoreBase,
     Interrupt,
     brett_ctz64,
+    brett_popcount64,
     brett_rng_below,
     interrupt_init,
     interrupted,
@@ -585,12 +587,33 @@ cdef inline void end_turn(State *s) noexcept nogil:
     s.key ^= ZOB[Z_TOMOVE + s.to_move]
     s.plies += 1
 
+cdef int random_steps(State *s, int p, int direction, int *vals, int nvals,
+                      uint64_t *rng) noexcept nogil:
+    """Steps drawn uniformly from the options (the integer layer's decisions)
+    until no unused value of ``vals`` has one or every piece is home; the steps made."""
+    cdef int nopt, j, k, made = 0
+    cdef int ov[32]
+    cdef int osrc[32]
+    cdef int odst[32]
+    while nvals and s.pos.goal[p] != FULL_GOAL:
+        nopt = options(s, p, direction, vals, nvals, ov, osrc, odst)
+        if nopt == 0:
+            break
+        j = <int>brett_rng_below(rng, <uint32_t>nopt)
+        make_step(s, p, osrc[j], odst[j])
+        for k in range(nvals):
+            if vals[k] == ov[j]:
+                vals[k] = vals[nvals - 1]
+                break
+        nvals -= 1
+        made += 1
+    return made
+
 cdef int decision_turn(State *s, uint64_t *rng) noexcept nogil:
     """Play one turn by uniformly random decisions of the integer layer
     (direction at 15, then one step at a time, or pass); returns the decisions."""
-    cdef int p = s.to_move, total = ROLL_SUM[s.roll], direction, decisions = 1, nopt, j, k
+    cdef int p = s.to_move, total = ROLL_SUM[s.roll], direction, decisions
     cdef int vals[3]
-    cdef int nvals = 3
     cdef int ov[32]
     cdef int osrc[32]
     cdef int odst[32]
@@ -610,22 +633,9 @@ cdef int decision_turn(State *s, uint64_t *rng) noexcept nogil:
             end_turn(s)  # pass
             return 1
         direction = dirs[brett_rng_below(rng, <uint32_t>ndirs)]
-        decisions = 0
     else:
         direction = CW if total > 15 else CCW
-        decisions = 0
-    while nvals and s.pos.goal[p] != FULL_GOAL:
-        nopt = options(s, p, direction, vals, nvals, ov, osrc, odst)
-        if nopt == 0:
-            break
-        j = <int>brett_rng_below(rng, <uint32_t>nopt)
-        make_step(s, p, osrc[j], odst[j])
-        for k in range(nvals):
-            if vals[k] == ov[j]:
-                vals[k] = vals[nvals - 1]
-                break
-        nvals -= 1
-        decisions += 1
+    decisions = random_steps(s, p, direction, vals, 3, rng)
     if decisions == 0:
         decisions = 1  # the pass action
     elif total == 15:
@@ -749,6 +759,112 @@ cdef void playouts(Gen *g, State *s, long long n, uint64_t *rng, long long max_p
         s[0] = saved
 
 
+# ------------------------------------------------------------ the search's playouts
+# brett.ai searches a turn decision by decision (the integer layer's decisions:
+# the direction at 15, each die's piece, the pass).  "turns" is the search of
+# whole turns that came before, kept only so that benchmarks/match.py can play
+# against it (a private benchmark aid: set it before a search, never during one).
+cdef int SEARCH_DECISIONS = 1
+
+# The race value of a position (s_shares): a player's distance is RACE_BASE for
+# every piece not home, RACE_OUT more for each piece out, plus each piece's way on
+# the ring (RACE_DIST); the shares are a softmax of minus the distances / RACE_TEMP.
+cdef double RACE_BASE = 8.0
+cdef double RACE_OUT = 2.0
+cdef double RACE_TEMP = 10.0
+cdef double RACE_DIST[4][36]
+
+
+def set_search_mode(str mode):
+    """``"decisions"`` (brett.ai's search) or ``"turns"`` (whole turns a node and
+    playouts to the end, as before: a benchmark aid); for searches started later."""
+    global SEARCH_DECISIONS
+    if mode not in ("decisions", "turns"):
+        raise BrettError(f"search mode {mode!r}: expected 'decisions' or 'turns'")
+    SEARCH_DECISIONS = mode == "decisions"
+
+
+def search_mode():
+    return "decisions" if SEARCH_DECISIONS else "turns"
+
+
+def _race_table():
+    """RACE_DIST[seat][i]: the way of a piece on tongue index i to its goal:
+    in the home quarter (within 9 clockwise steps of the corner) k / 8 for k
+    steps, else 1 + the shorter way back into the quarter (the direction of a
+    turn is the dice's: clockwise and counter-clockwise equally likely)."""
+    cdef int seat, i, k
+    for seat in range(4):
+        for i in range(36):
+            k = TO_CORNER[seat][i]
+            RACE_DIST[seat][i] = k / 8.0 if k <= 8 else 1.0 + min(k - 8, 36 - k)
+
+
+_race_table()
+
+
+def _set_race(double base, double out, double temp):
+    """Tuning aid: the race value's constants (see RACE_BASE)."""
+    global RACE_BASE, RACE_OUT, RACE_TEMP
+    RACE_BASE = base
+    RACE_OUT = out
+    RACE_TEMP = temp
+
+
+cdef void race_shares(State *s, double *values) noexcept nogil:
+    """Each player's race value, 0..1, summing to 1 over the players."""
+    cdef double dist[4]
+    cdef double x, low = 1e300, total = 0.0
+    cdef int p, i, seat
+    cdef uint64_t pieces
+    for p in range(s.n):
+        seat = s.seats[p]
+        x = RACE_BASE * (9 - brett_popcount64(s.pos.goal[p])) + RACE_OUT * s.pos.out[p]
+        pieces = s.occ[p]
+        while pieces:
+            i = brett_ctz64(pieces)
+            pieces &= pieces - 1
+            x += s.pos.count[i] * RACE_DIST[seat][i]
+        dist[p] = x
+        if x < low:
+            low = x
+    for p in range(s.n):
+        dist[p] = exp((low - dist[p]) / RACE_TEMP)
+        total += dist[p]
+    for p in range(4):
+        values[p] = dist[p] / total if p < s.n else 0.0
+
+
+cdef int search_playout(State *s, int sdir, const int *svals, int snvals, uint64_t *rng,
+                        int max_plies, double *values) noexcept nogil:
+    """A random game by decisions from ``s`` (changed), the turn being built
+    (``sdir`` != 0) finished first, cut at the first roll after ``max_plies``
+    turns (the one finished counts; -1: no cut): the winners' bits, or -1 and
+    the race ``values`` of the game cut short."""
+    cdef int vals[3]
+    cdef int turns = 0, w, j
+    cdef Undo u
+    if sdir:
+        for j in range(snvals):
+            vals[j] = svals[j]
+        random_steps(s, s.to_move, sdir, vals, snvals, rng)
+        end_turn(s)
+        turns = 1
+    while True:
+        w = player_of(s)
+        if w == TERMINAL:
+            w = winner(s)
+            return 1 << w if w >= 0 else 0
+        if w == CHANCE:
+            if 0 <= max_plies <= turns and not s.rolloff:
+                race_shares(s, values)
+                return -1
+            push_roll(s, <int>brett_rng_below(rng, 216), &u)
+        else:
+            decision_turn(s, rng)
+            turns += 1
+
+
 cdef uint64_t compute_key(State *s) noexcept nogil:
     cdef uint64_t key = 0
     cdef int i, p, m
@@ -841,6 +957,7 @@ cdef class SchuftCore(CoreBase):
         self.s = s
         self.nundo = 0
         self.vnpend = 0
+        self.sdir = 0
         self.entries = []
 
     def get_state(self):
@@ -1120,11 +1237,15 @@ cdef class SchuftCore(CoreBase):
         return [res[i] for i in range(s.n)], res[4], res[5], res[6], rng
 
     # ---- the search protocol (brett.ai's tree search, see _common.pxd), on a
-    # private clone without the GIL.  A search action is a core move: a whole
-    # turn's representative (< 2**40) at a decision node, ROLL_FLAG | r (< 2**49)
-    # at a chance node, so every one fits an int64.  The clone's own ``gen``
-    # (allocated by __cinit__, with the GIL) is the scratch of the turn
-    # generation; the undo records share ``undo`` with push/pop.
+    # private clone without the GIL.  A search action is a decision of the integer
+    # layer (schuft.py: the direction at a roll of 15, (value - 1) * 37 + source for
+    # one die's piece, or the pass; 0..335) at a decision node, ROLL_FLAG | r at a
+    # chance node.  The steps of the turn being built are made on ``s`` itself
+    # (``sdir``, ``svals``: its direction and unused values); the undo records
+    # (shared with push/pop) keep a step, and the turn's state before it.  In the
+    # benchmark's "turns" mode a search action is a whole turn's representative
+    # (the order of moves()), the search as it was before.  The clone's own ``gen``
+    # (allocated by __cinit__, with the GIL) is the scratch of the turn generation.
     cdef int s_max_actions(self) noexcept nogil:
         # generate() never lists more than MAX_RESULTS turns (record() stops
         # there; TABLE_SIZE explains why no turn list comes near), and a chance
@@ -1134,14 +1255,47 @@ cdef class SchuftCore(CoreBase):
     cdef int s_player(self) noexcept nogil:
         return player_of(&self.s)
 
+    cdef bint s_pending(self) noexcept nogil:
+        return self.sdir != 0
+
     cdef int s_actions(self, int64_t *out) noexcept nogil:
-        """The turns of moves(), in its order."""
-        cdef int n, i
-        if player_of(&self.s) < 0:
+        """The decisions of legal_actions(), in its order (turns mode: moves())."""
+        cdef State *s = &self.s
+        cdef int player = player_of(s), n = 0, j, total
+        cdef int vals[3]
+        cdef int ov[32]
+        cdef int osrc[32]
+        cdef int odst[32]
+        if player < 0:
             return 0
-        n = sorted_moves(self.gen, &self.s)
-        for i in range(n):
-            out[i] = <int64_t>self.gen.results[i].cm
+        if not SEARCH_DECISIONS:
+            n = sorted_moves(self.gen, s)
+            for j in range(n):
+                out[j] = <int64_t>self.gen.results[j].cm
+            return n
+        if self.sdir:  # a turn is pending only while a value has a step
+            n = options(s, player, self.sdir, self.svals, self.snvals, ov, osrc, odst)
+        else:
+            total = ROLL_SUM[s.roll]
+            for j in range(3):
+                vals[j] = ROLL_VALUES[s.roll][j]
+            if total == 15:
+                if any_step(s, player, CW, vals, 3):
+                    out[n] = ACTION_CW
+                    n += 1
+                if any_step(s, player, CCW, vals, 3):
+                    out[n] = ACTION_CCW
+                    n += 1
+                if n == 0:
+                    out[0] = ACTION_PASS
+                    n = 1
+                return n
+            n = options(s, player, CW if total > 15 else CCW, vals, 3, ov, osrc, odst)
+            if n == 0:
+                out[0] = ACTION_PASS
+                return 1
+        for j in range(n):  # by value, then source: ascending actions
+            out[j] = (ov[j] - 1) * 37 + osrc[j]
         return n
 
     cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil:
@@ -1155,29 +1309,131 @@ cdef class SchuftCore(CoreBase):
         return 216
 
     cdef int s_do(self, int64_t action) except -1 nogil:
-        """push() without the legality check and the move stack."""
+        """Make a search action (legal here) on a new undo record, which also keeps
+        the turn being built as it was."""
+        cdef State *s = &self.s
+        cdef Undo *u
+        cdef int p, total, direction, value, src, j, k, n, nvals
+        cdef int vals[3]
+        cdef int srcs[16]
+        cdef int dsts[16]
         if self.nundo >= self.capundo:
             with gil:
                 self._reserve(self.nundo + 1)
-        push_cm(&self.s, <uint64_t>action, &self.undo[self.nundo])
+        u = &self.undo[self.nundo]
+        u.sdir = self.sdir
+        u.snvals = self.snvals
+        for j in range(3):
+            u.svals[j] = self.svals[j]
+        if action < 0 or <uint64_t>action >= ROLL_FLAG or not SEARCH_DECISIONS:
+            push_cm(s, <uint64_t>action, u)  # a roll, or a whole turn (turns mode)
+            self.nundo += 1
+            return 0
+        p = s.to_move
+        total = ROLL_SUM[s.roll]
+        for j in range(3):
+            vals[j] = ROLL_VALUES[s.roll][j]
+        if action == ACTION_PASS:
+            if self.sdir or (total >= 15 and any_step(s, p, CW, vals, 3)) \
+                    or (total <= 15 and any_step(s, p, CCW, vals, 3)):
+                with gil:
+                    raise ValueError("schuft search action pass: a step is legal")
+            push_turn(s, 0, u)
+            self.nundo += 1
+            return 0
+        if action == ACTION_CW or action == ACTION_CCW:
+            direction = CW if action == ACTION_CW else CCW
+            if self.sdir or total != 15 or not any_step(s, p, direction, vals, 3):
+                with gil:
+                    raise ValueError(f"schuft search action {action}: no direction to choose")
+            u.kind = 3
+            u.key = s.key
+            self.sdir = CW if action == ACTION_CW else CCW
+            self.snvals = 3
+            for j in range(3):
+                self.svals[j] = ROLL_VALUES[s.roll][j]
+            self.nundo += 1
+            return 0
+        if self.sdir:
+            direction = self.sdir
+            nvals = self.snvals
+            for j in range(3):
+                vals[j] = self.svals[j]
+        else:
+            direction = CW if total > 15 else CCW
+            nvals = 3
+        value = <int>(action // 37) + 1
+        src = <int>(action % 37)
+        k = 0
+        while k < nvals and vals[k] != value:
+            k += 1
+        n = steps_for(s, p, direction, value, srcs, dsts) if k < nvals and action < ACTION_CW \
+            and (self.sdir or total != 15) else 0
+        j = 0
+        while j < n and srcs[j] != src:
+            j += 1
+        if j == n:
+            with gil:
+                raise ValueError(f"schuft search action {action} is not legal here")
+        u.key = s.key
+        u.roll = s.roll
+        u.to_move = p
+        u.nsteps = 1
+        u.src[0] = src
+        u.dst[0] = dsts[j]
+        u.hit[0] = make_step(s, p, src, dsts[j])
+        nvals -= 1
+        vals[k] = vals[nvals]
+        if nvals and s.pos.goal[p] != FULL_GOAL and any_step(s, p, direction, vals, nvals):
+            u.kind = 4
+            self.sdir = direction
+            self.snvals = nvals
+            for j in range(nvals):
+                self.svals[j] = vals[j]
+        else:  # no value has a step left (or every piece is home): the turn is made
+            u.kind = 5
+            self.sdir = 0
+            self.snvals = 0
+            end_turn(s)
         self.nundo += 1
         return 0
 
     cdef void s_undo(self) noexcept nogil:
-        if self.nundo > 0:
-            self.nundo -= 1
-            pop_any(&self.s, &self.undo[self.nundo])
+        cdef Undo *u
+        cdef State *s = &self.s
+        cdef int j
+        if self.nundo == 0:
+            return
+        self.nundo -= 1
+        u = &self.undo[self.nundo]
+        if u.kind < 3:
+            pop_any(s, u)
+        elif u.kind > 3:
+            if u.kind == 5:
+                s.to_move = u.to_move
+                s.roll = u.roll
+                s.plies -= 1
+            unmake_step(s, u.to_move, u.src[0], u.dst[0], u.hit[0], u.key)
+        self.sdir = u.sdir
+        self.snvals = u.snvals
+        for j in range(3):
+            self.svals[j] = u.svals[j]
 
     cdef int s_winners(self) noexcept nogil:
         cdef int w = winner(&self.s)
         return 1 << w if w >= 0 else 0
 
     cdef int s_playout(self, uint64_t *rng, int max_plies) noexcept nogil:
-        """playouts(1, rng[0], max_plies) on a copy of the state."""
+        """A random game by decisions on a copy of the state, cut after
+        ``max_plies`` turns and valued by the race (-1, s_shares); turns mode:
+        playouts(1, rng[0], max_plies) of whole turns, as before."""
         cdef State s = self.s
         cdef long long res[7]
         cdef Interrupt it
         cdef int p, mask = 0
+        if SEARCH_DECISIONS:
+            return search_playout(&s, self.sdir, self.svals, self.snvals, rng, max_plies,
+                                  self.cut)
         memset(res, 0, sizeof(res))
         # one game polls interrupted() once: a countdown that high never reaches
         # the signal check (which would take the GIL)
@@ -1187,6 +1443,11 @@ cdef class SchuftCore(CoreBase):
             if res[p]:
                 mask |= 1 << p
         return mask
+
+    cdef void s_shares(self, double *values) noexcept nogil:
+        cdef int p
+        for p in range(4):
+            values[p] = self.cut[p]
 
     # ---- the integer layer in C (brett.vector.VectorEnv, see _common.pxd), on a
     # private core without the GIL: the decisions of schuft.py's integer layer
@@ -1202,6 +1463,7 @@ cdef class SchuftCore(CoreBase):
         self.s = (<SchuftCore>start).s
         self.nundo = 0
         self.vnpend = 0
+        self.sdir = 0
 
     cdef int v_player(self) noexcept nogil:
         # while a turn is half played nobody has won (its last step would end it)

@@ -20,6 +20,7 @@ player, ``to_move`` (-1 during the roll-off), ``roll`` index or -1, the ply
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
 from ..errors import BrettError
@@ -48,6 +49,53 @@ Z_CONT = 1736           # p: contender in the roll-off
 Z_RSUM = 1740           # p * 27 + sum: roll-off sum of the current round
 Z_SIZE = 1848
 ZOBRIST = zobrist_table(ZOBRIST_SEED, Z_SIZE)
+
+
+# The search (brett.ai): a search action is a decision of the integer layer
+# (schuft.py): the direction at a roll of 15, ``(value - 1) * 37 + source`` for one
+# die's piece, or the pass.  "turns" is the search of whole turns that came
+# before, kept only so that benchmarks/match.py can play against it (a private
+# benchmark aid: set it before a search, never during one).
+ACTION_CW, ACTION_CCW, ACTION_PASS = 333, 334, 335
+_SEARCH_DECISIONS = True
+
+
+def set_search_mode(mode: str) -> None:
+    """``"decisions"`` (brett.ai's search) or ``"turns"`` (whole turns a node and
+    playouts to the end, as before: a benchmark aid); for searches started later."""
+    global _SEARCH_DECISIONS
+    if mode not in ("decisions", "turns"):
+        raise BrettError(f"search mode {mode!r}: expected 'decisions' or 'turns'")
+    _SEARCH_DECISIONS = mode == "decisions"
+
+
+def search_mode() -> str:
+    return "decisions" if _SEARCH_DECISIONS else "turns"
+
+
+# The race value of a position (``_s_shares``): a player's distance is RACE_BASE
+# for every piece not home, RACE_OUT more for each piece out, plus each piece's way
+# on the ring (RACE_DIST); the shares are a softmax of minus the distances / RACE_TEMP.
+RACE_BASE = 8.0
+RACE_OUT = 2.0
+RACE_TEMP = 10.0
+
+
+def _race_way(seat: int, i: int) -> float:
+    """In the home quarter (within 9 clockwise steps of the corner) k / 8 for k
+    steps, else 1 + the shorter way back into the quarter (the direction of a
+    turn is the dice's: clockwise and counter-clockwise equally likely)."""
+    k = (9 * seat + 8 - i) % 36
+    return k / 8.0 if k <= 8 else 1.0 + min(k - 8, 36 - k)
+
+
+RACE_DIST = tuple(tuple(_race_way(seat, i) for i in range(36)) for seat in range(4))
+
+
+def _set_race(base: float, out: float, temp: float) -> None:
+    """Tuning aid: the race value's constants (see RACE_BASE)."""
+    global RACE_BASE, RACE_OUT, RACE_TEMP
+    RACE_BASE, RACE_OUT, RACE_TEMP = float(base), float(out), float(temp)
 
 
 # ------------------------------------------------------------ move encoding
@@ -96,7 +144,8 @@ class SchuftCore(PyCore):
     """The state of a Schuft game and its rules (plain Python)."""
 
     _state_attrs = ("_n", "_seats", "_owner", "_counts", "_goal", "_out", "_to_move", "_roll",
-                    "_plies", "_cap", "_rolloff", "_undo", "_key_")
+                    "_plies", "_cap", "_rolloff", "_undo", "_key_", "_sdir", "_svals",
+                    "_s_stack")
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,6 +168,9 @@ class SchuftCore(PyCore):
         self._undo: list[Any] = []
         self._cache = None
         self._key_ = self._compute_key()
+        self._sdir = 0                    # the search's turn being built: its direction
+        self._svals: list[int] = []       # and unused values
+        self._s_stack: list[Any] = []     # the search's undo records
 
     def _get_state(self) -> Any:
         return (self._n, tuple(self._owner), tuple(self._counts), tuple(self._goal),
@@ -649,3 +701,172 @@ class SchuftCore(PyCore):
             for _ in range(made):
                 self._pop()
         return wins, draws, unfinished, counted, rng.state
+
+    # ------------------------------------------------------------ the search protocol
+    # brett.ai's tree search (the compiled twin's s_* hooks): one decision of the
+    # integer layer per action; the steps of the turn being built are made on the
+    # state itself (``_sdir``, ``_svals``), each with a record on ``_s_stack``.
+    def _s_pending(self) -> bool:
+        return self._sdir != 0
+
+    def _s_actions(self) -> list[int]:
+        """The decisions of legal_actions(), in its order (turns mode: moves())."""
+        player = self._player()
+        if player < 0:
+            return []
+        if not _SEARCH_DECISIONS:
+            return self._moves()
+        if self._sdir:
+            opts = self._options(player, self._sdir, self._svals)
+        else:
+            roll = list(ROLLS[self._roll])
+            total = sum(roll)
+            if total == 15:
+                out = [a for d, a in ((CW, ACTION_CW), (CCW, ACTION_CCW))
+                       if self._options(player, d, roll)]
+                return out or [ACTION_PASS]
+            opts = self._options(player, CW if total > 15 else CCW, roll)
+            if not opts:
+                return [ACTION_PASS]
+        return [(d - 1) * 37 + src for d, src, _ in opts]
+
+    def _s_do(self, action: int) -> None:
+        before = (self._sdir, list(self._svals))
+        if action >= ROLL_FLAG or not _SEARCH_DECISIONS:
+            self._push(action)
+            self._s_stack.append(("core", before))
+            return
+        p = self._to_move
+        roll = list(ROLLS[self._roll])
+        total = sum(roll)
+        if action == ACTION_PASS:
+            if self._sdir or (total >= 15 and self._options(p, CW, roll)) \
+                    or (total <= 15 and self._options(p, CCW, roll)):
+                raise ValueError("schuft search action pass: a step is legal")
+            self._push(PASS)
+            self._s_stack.append(("core", before))
+            return
+        if action in (ACTION_CW, ACTION_CCW):
+            direction = CW if action == ACTION_CW else CCW
+            if self._sdir or total != 15 or not self._options(p, direction, roll):
+                raise ValueError(f"schuft search action {action}: no direction to choose")
+            self._sdir, self._svals = direction, roll
+            self._s_stack.append(("dir", before))
+            return
+        if self._sdir:
+            direction, vals = self._sdir, list(self._svals)
+        else:
+            direction, vals = (CW if total > 15 else CCW), roll
+        value, src = action // 37 + 1, action % 37
+        dst = -1
+        if 0 <= action < ACTION_CW and value in vals and (self._sdir or total != 15):
+            dst = next((t for s, t in self._steps_for(p, direction, value) if s == src), -1)
+        if dst < 0:
+            raise ValueError(f"schuft search action {action} is not legal here")
+        key = self._key_
+        hit = self._make_step(p, src, dst)
+        vals.remove(value)
+        if vals and self._goal[p] != FULL_GOAL and self._options(p, direction, vals):
+            self._sdir, self._svals = direction, vals
+            self._s_stack.append(("step", before, p, src, dst, hit, key))
+            return
+        self._s_stack.append(("end", before, p, src, dst, hit, key, self._roll))
+        self._sdir, self._svals = 0, []
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        z = ZOBRIST
+        p = self._to_move
+        self._key_ ^= z[Z_ROLL + self._roll] ^ z[Z_TOMOVE + p]
+        self._roll = -1
+        self._to_move = (p + 1) % self._n
+        self._key_ ^= z[Z_TOMOVE + self._to_move]
+        self._plies += 1
+
+    def _s_undo(self) -> None:
+        record = self._s_stack.pop()
+        kind = record[0]
+        if kind == "core":
+            self._pop()
+        elif kind != "dir":
+            p, src, dst, hit, key = record[2:7]
+            if kind == "end":
+                self._to_move, self._roll = p, record[7]
+                self._plies -= 1
+            self._unmake_step(p, src, dst, hit)
+            self._key_ = key
+        self._sdir, self._svals = record[1]
+
+    def _s_playout(self, rng: int, max_plies: int) -> tuple[int, int]:
+        """A random game by decisions, the turn being built finished first, cut at
+        the first roll after ``max_plies`` turns (the one finished counts; -1: no
+        cut) and then valued by the race (-1; :meth:`_s_shares`); the state
+        unchanged.  Turns mode: ``playouts(1, rng, max_plies)``, as before."""
+        if not _SEARCH_DECISIONS:
+            return super()._s_playout(rng, max_plies)
+        saved = (list(self._owner), list(self._counts), list(self._goal), list(self._out),
+                 self._to_move, self._roll, self._plies, self._rolloff, self._key_)
+        undo = len(self._undo)
+        gen = SplitMix64(rng)
+        turns = 0
+        try:
+            if self._sdir:
+                self._random_steps(self._to_move, self._sdir, list(self._svals), gen)
+                self._end_turn()
+                turns = 1
+            while True:
+                player = self._player()
+                if player == TERMINAL:
+                    w = self._winner()
+                    mask = 1 << w if w >= 0 else 0
+                    break
+                if player == CHANCE:
+                    if 0 <= max_plies <= turns and self._rolloff is None:
+                        self._cut = self._race_shares()
+                        mask = -1
+                        break
+                    self._push(ROLL_FLAG | gen.below(216))
+                else:
+                    self._decision_turn(gen)
+                    turns += 1
+        finally:
+            (self._owner, self._counts, self._goal, self._out, self._to_move, self._roll,
+             self._plies, self._rolloff, self._key_) = saved
+            del self._undo[undo:]
+        return mask, gen.state
+
+    def _random_steps(self, p: int, direction: int, vals: list[int], rng: SplitMix64) -> int:
+        """Steps drawn uniformly from the options (the integer layer's decisions)
+        until no unused value has one or every piece is home; the steps made."""
+        made = 0
+        while vals and self._goal[p] != FULL_GOAL:
+            opts = self._options(p, direction, vals)
+            if not opts:
+                break
+            d, src, dst = opts[rng.below(len(opts))]
+            self._make_step(p, src, dst)
+            vals.remove(d)
+            made += 1
+        return made
+
+    _cut: list[float] = [0.5] * 4
+
+    def _s_shares(self) -> list[float]:
+        return list(self._cut)
+
+    def _race_shares(self) -> list[float]:
+        """Each player's race value, 0..1, summing to 1 over the players."""
+        dist = []
+        for p in range(self._n):
+            seat = self._seats[p]
+            x = RACE_BASE * (9 - bin(self._goal[p]).count("1")) + RACE_OUT * self._out[p]
+            for i in range(36):
+                if self._owner[i] == p and self._counts[i]:
+                    x += self._counts[i] * RACE_DIST[seat][i]
+            dist.append(x)
+        low = min(dist)
+        exps = [math.exp((low - x) / RACE_TEMP) for x in dist]
+        total = 0.0
+        for e in exps:  # in order, as the compiled twin adds them
+            total += e
+        return [e / total for e in exps] + [0.0] * (4 - self._n)
