@@ -95,8 +95,9 @@ def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
 
 def test_the_vector_env_uses_only_the_core_of_a_game() -> None:
     """vector.py reaches under the public API only for the core it clones (its
-    compiled loop steps the clones through the v_* hooks)."""
-    assert private_reads("vector.py") <= {"_core"}
+    compiled loop steps the clones through the v_* hooks) and the base's answer
+    whether that core has them."""
+    assert private_reads("vector.py") <= {"_core", "_compiled_hooks"}
 
 
 def test_the_game_list_is_written_once() -> None:

@@ -10,6 +10,7 @@ from typing import Any, Optional
 import numpy as np
 from gymnasium import spaces
 
+from ._checks import as_int
 from .errors import BrettError, IllegalMoveError, InvalidMoveError
 from .game import GAMES, Game
 
@@ -90,13 +91,7 @@ def check_action(game: Game[Any], action: Any) -> int:
     """``action`` as an int: :class:`InvalidMoveError` outside the action space,
     :class:`IllegalMoveError` inside it but not legal now (whatever the game's
     own reason, so both environments answer every illegal action alike)."""
-    size = game.num_distinct_actions()
-    try:
-        value = operator.index(action)
-    except TypeError:
-        value = -1
-    if isinstance(action, bool) or not 0 <= value < size:
-        raise InvalidMoveError(f"action {action!r:.40}: expected an int from 0 to {size - 1}")
+    value = as_int(action, "action", 0, game.num_distinct_actions() - 1, InvalidMoveError)
     if game.is_over():
         raise IllegalMoveError(f"action {value}: the game is over")
     if not game.legal_actions_mask()[value]:

@@ -114,15 +114,14 @@ class VectorEnv:
         arrays = (flat, self.action_mask.view(np.uint8), self.rewards,
                   self.terminated.view(np.uint8), self.truncated.view(np.uint8), self.player)
         core = start._core
-        compiled = _vector.cython is not None and start.backend() == "cython" \
-            and _compiled_hooks(core)
+        compiled = _vector.cython is not None and start._compiled_hooks()
         if not compiled:
             games = [start.copy(stack=False) for _ in range(self.num_envs)]
-            return _vector_py.Stepper(start, games, self._seeds(), self.num_actions, size,
+            return _vector_py.Stepper(start, games, self._seeds(), self.num_actions,
                                       self.num_players, self.max_steps, *arrays)
         cores = [core.clone(False) for _ in range(self.num_envs)]
         return _vector.cython.Stepper(core.clone(False), cores, self._seeds(),
-                                      self.num_actions, size, self.num_players,
+                                      self.num_actions, self.num_players,
                                       self.max_steps, *arrays)
 
     # ---- the Gymnasium-style API
@@ -224,9 +223,3 @@ def _start_game(game: Any, options: dict[str, Any]) -> Game[Any]:
             raise BrettError("VectorEnv: the start position has a move pending")
         return game.copy(stack=False)
     return GAMES.create(game, **options)
-
-
-def _compiled_hooks(core: Any) -> bool:
-    """Whether a compiled core plays the integer layer itself (the v_* hooks)."""
-    from ._core import _common
-    return bool(_common.vector_supported(core))

@@ -39,7 +39,7 @@ cdef class Stepper:
     cdef list cores                 # keeps the cores alive; `ptrs` borrows them
     cdef PyObject **ptrs
     cdef CoreBase start
-    cdef int n, nact, nobs, nplayers
+    cdef int n, nact, nplayers
     cdef uint64_t *rng
     cdef int64_t *chance_acts
     cdef double *chance_probs
@@ -65,7 +65,7 @@ cdef class Stepper:
         self.done = NULL
         self.legal = NULL
 
-    def __init__(self, CoreBase start not None, list cores not None, object seeds, int nact, int nobs,
+    def __init__(self, CoreBase start not None, list cores not None, object seeds, int nact,
                  int nplayers, int max_steps, float[:, ::1] obs, uint8_t[:, ::1] mask,
                  float[:, ::1] rewards, uint8_t[::1] terminated, uint8_t[::1] truncated,
                  int32_t[::1] player):
@@ -74,7 +74,6 @@ cdef class Stepper:
         self.cores = cores
         self.start = start
         self.nact = nact
-        self.nobs = nobs
         self.nplayers = nplayers
         self.max_steps = max_steps
         self.obs, self.mask, self.rewards = obs, mask, rewards

@@ -21,7 +21,7 @@ class Stepper:
     """The games and generators of ``n`` environments; writes into the arrays
     brett.vector.VectorEnv allocated (numpy)."""
 
-    def __init__(self, start: Any, games: list[Any], seeds: list[int], nact: int, nobs: int,
+    def __init__(self, start: Any, games: list[Any], seeds: list[int], nact: int,
                  nplayers: int, max_steps: int, obs: Any, mask: Any, rewards: Any,
                  terminated: Any, truncated: Any, player: Any) -> None:
         self.start = start
