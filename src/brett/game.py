@@ -84,6 +84,7 @@ AnyMove = Union["ReversiMove", "FocusMove", "PhutballMove", "SchuftMove", "Roll"
 """A move (or a Schuft roll) of any game."""
 
 MoveT = TypeVar("MoveT")
+_MaskT = TypeVar("_MaskT", bound="numpy.typing.NDArray[Any]")
 G = TypeVar("G", bound="Game[Any]")
 
 MORE = object()
@@ -999,8 +1000,13 @@ class Game(Generic[MoveT]):
             return sorted(self._next_options(self._pending))
         return sorted(self._action_of_core(cm) for cm in core.moves())
 
-    def legal_actions_mask(self, out: Optional[numpy.typing.NDArray[Any]] = None
-                           ) -> numpy.typing.NDArray[Any]:
+    @overload
+    def legal_actions_mask(self, out: None = None) -> numpy.typing.NDArray[numpy.bool_]: ...
+
+    @overload
+    def legal_actions_mask(self, out: _MaskT) -> _MaskT: ...
+
+    def legal_actions_mask(self, out: Any = None) -> Any:
         """Which actions are legal: a numpy ``bool`` array of length
         :meth:`num_distinct_actions` (needs numpy: ``pip install brett[numpy]``).
         With ``out`` (a writable C-contiguous ``bool``, ``uint8`` or ``int8`` array
@@ -1261,6 +1267,7 @@ class Game(Generic[MoveT]):
 
 
 _MASK_TYPES = "?Bb"
+"""The dtype characters an ``out`` mask may have: bool, uint8, int8."""
 
 
 def _is_array(out: Any, numpy: Any, shape: tuple[int, ...], chars: str) -> bool:
