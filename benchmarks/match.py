@@ -27,6 +27,7 @@ import argparse
 import platform
 import sys
 import time
+from collections import Counter
 from typing import Any, Optional
 
 import brett
@@ -45,6 +46,13 @@ SETUPS = {
 EXTRA = ["schuft-turns", "openspiel"]
 
 
+def outcome(game: Any, winner: Optional[int], seat: int) -> str:
+    """How one finished (or cut) game went for ``seat``."""
+    if winner is None:
+        return "draw" if game.is_over() else "unfinished"
+    return "win" if winner == seat else "loss"
+
+
 def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
     """Play one game; the winning seat's player index, or None (draw / unfinished)."""
     plies = 0
@@ -59,7 +67,7 @@ def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
 def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int) -> None:
     name, options, label, target = SETUPS[key]
     cls = brett.GAMES[name]
-    wins = draws = unfinished = 0
+    results: Counter[str] = Counter()
     iterations, searching = 0, 0.0
     started = time.perf_counter()
     for g in range(games):
@@ -70,15 +78,11 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
         seats: list[Any] = [RandomPlayer(seed=seed * 1000 + g * 10 + i) for i in range(n)]
         seats[seat] = mcts
         winner = play(game, seats, max_plies)
-        if game.is_over() and winner is None:
-            draws += 1
-        elif winner is None:
-            unfinished += 1
-        elif winner == seat:
-            wins += 1
+        results[outcome(game, winner, seat)] += 1
         iterations += mcts.total_iterations
         searching += mcts.total_seconds
     elapsed = time.perf_counter() - started
+    wins, draws, unfinished = results["win"], results["draw"], results["unfinished"]
     rate = iterations / searching if searching else 0.0
     print(f"{label}: MCTS ({seconds} s/move) won {wins}/{games} = {wins / games:.0%} "
           f"(draws {draws}, unfinished {unfinished}; target >= {target:.0%}); "
@@ -100,7 +104,7 @@ class _TurnsSearch(MCTSPlayer):
 
 
 def match_schuft_turns(games: int, seconds: float, max_plies: int, seed: int) -> None:
-    wins = draws = unfinished = 0
+    results: Counter[str] = Counter()
     rates: dict[str, list[float]] = {"decisions": [0, 0.0], "turns": [0, 0.0]}
     started = time.perf_counter()
     for g in range(games):
@@ -111,17 +115,13 @@ def match_schuft_turns(games: int, seconds: float, max_plies: int, seed: int) ->
         seats: list[Any] = [old, old]
         seats[seat] = new
         winner = play(game, seats, max_plies)
-        if game.is_over() and winner is None:
-            draws += 1
-        elif winner is None:
-            unfinished += 1
-        elif winner == seat:
-            wins += 1
+        results[outcome(game, winner, seat)] += 1
         for key, player in (("decisions", new), ("turns", old)):
             rates[key][0] += player.total_iterations
             rates[key][1] += player.total_seconds
     elapsed = time.perf_counter() - started
     rate = {key: n / s if s else 0.0 for key, (n, s) in rates.items()}
+    wins, draws, unfinished = results["win"], results["draw"], results["unfinished"]
     losses = games - wins - draws - unfinished
     print(f"Schuft 2 players: decisions vs whole turns ({seconds} s/move each) won "
           f"{wins}/{games} = {wins / games:.0%}, lost {losses} (draws {draws}, unfinished "
