@@ -29,8 +29,8 @@ import brett
 from _figures import Figures, needs_cython, per_second
 from brett.vector import VectorEnv
 
-BATCH = 4096
-STEPS = 50
+BATCH = 1024
+STEPS = 200
 
 RESULTS = Figures("Reinforcement learning (8x8 Reversi, plies/s with observation and mask)", [
     ("VectorEnv threads=2 / pgx best batch", "VectorEnv threads=2", "pgx othello best batch"),

@@ -4,6 +4,8 @@ bad input."""
 
 from __future__ import annotations
 
+import gc
+import threading
 from typing import Any
 
 import numpy as np
@@ -71,6 +73,62 @@ def test_any_number_of_threads_gives_the_same_run(setup: str) -> None:
             runs.append(run(env, 80))
     assert_same(runs[0], runs[1])
     assert_same(runs[0], runs[2])
+
+
+def helpers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("brett-vector-")]
+
+
+@needs_cython
+def test_helper_threads_go_home_and_the_env_still_steps() -> None:
+    before = len(helpers())
+    env = make("reversi", "cython", 9, seed=3, threads=3)
+    assert len(helpers()) == before + 2
+    alone = make("reversi", "cython", 9, seed=3)
+    env.close()
+    env.close()                                 # idempotent
+    assert len(helpers()) == before
+    # closed, it steps in the calling thread: the same run as one thread
+    assert_same(run(env, 30), run(alone, 30))
+    dropped = make("reversi", "cython", 9, seed=3, threads=3)
+    dropped.step(dropped.random_actions())
+    del dropped                                 # collected: its helpers go too
+    gc.collect()
+    assert len(helpers()) == before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_two_threads_at_once_are_refused(backend: str, threads: int) -> None:
+    """One VectorEnv, two caller threads stepping it: the second is refused
+    clearly while the first steps, and the first's run is unharmed."""
+    env = make("reversi", backend, 64 if backend == "cython" else 4, seed=8, threads=threads)
+    refused: list[str] = []
+    stop = threading.Event()
+
+    def intruder() -> None:
+        for _ in range(20_000):
+            if stop.is_set():
+                return
+            try:
+                env.random_actions()
+            except brett.BrettError as e:
+                refused.append(str(e))
+
+    thread = threading.Thread(target=intruder)
+    thread.start()
+    try:
+        for _ in range(40):
+            try:
+                env.step(env.random_actions())
+            except brett.BrettError as e:        # the intruder held it: try again
+                assert "two threads" in str(e)
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+    assert all("two threads" in r for r in refused)
+    env.close()
+    for _ in range(5):                          # it still steps, every action legal
+        env.step(env.random_actions())
 
 
 def test_seeds(backend: str) -> None:

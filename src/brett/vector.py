@@ -33,9 +33,9 @@ steps run in Python over Game objects (slow, but the same arrays).  Needs numpy
 
 from __future__ import annotations
 
-import itertools
 import random
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import weakref
 from typing import Any, ClassVar, Optional, Union
 
 from ._checks import MAX_PLIES, as_int, seed_value
@@ -87,10 +87,11 @@ class VectorEnv:
         self.info = {"action_mask": self.action_mask, "player": self.player}
         self._seed = self._fresh_seed(seed)
         self._stepper = self._make_stepper(np, size)
-        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
-        bounds = [n * k // self.threads for k in range(self.threads + 1)]
-        self._slices = list(itertools.pairwise(bounds))
-        self._run("reset")
+        self._busy = threading.Lock()
+        self._helpers: list[threading.Thread] = []
+        if self.backend == "cython" and self.threads > 1:
+            self._hire(self.threads)
+        self._run(self._stepper.reset_all)
 
     # ---- construction
     @property
@@ -134,30 +135,27 @@ class VectorEnv:
         if seed is not None:
             self._seed = self._fresh_seed(seed)
             self._stepper.seed(self._seeds())
-        self._run("reset")
+        self._run(self._stepper.reset_all)
         return self.observations, self.info
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Apply one action per game: ``(observations, rewards, terminated,
         truncated, info)``; rewards have one column per player."""
         acts = self._check_actions(actions)
-        bad = self._stepper.check(acts, 0, self.num_envs)
-        if bad >= 0:
-            raise IllegalMoveError(f"environment {bad}: action {int(acts[bad])} is not legal "
-                                   "there (see info['action_mask']); no game was changed")
-        self._run("step", acts)
+        self._run(self._checked_step, acts)
         return self.observations, self.rewards, self.terminated, self.truncated, self.info
 
     def random_actions(self) -> Any:
         """A uniformly random legal action for every game, drawn from the games' own
         generators (reproducible with the seed).  The array is reused by the next call."""
-        self._run("random_actions", self._actions)
+        self._run(self._stepper.random_all, self._actions)
         return self._actions
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        """Stop the helper threads; the environment still steps, in the calling
+        thread.  Also done when the environment is garbage-collected."""
+        with self._busy:
+            _dismiss(self._stepper, self._helpers)
 
     def __enter__(self) -> VectorEnv:
         return self
@@ -199,19 +197,49 @@ class VectorEnv:
             acts = np.ascontiguousarray(acts, dtype=np.int64)
         return acts
 
-    def _run(self, method: str, *args: Any) -> None:
-        """Call the stepper's method on every slice, the first in this thread."""
-        call = getattr(self._stepper, method)
-        if self._pool is None:
-            bad = call(*args, 0, self.num_envs)
-        else:
-            futures = [self._pool.submit(call, *args, lo, hi) for lo, hi in self._slices[1:]]
-            first = call(*args, *self._slices[0])
-            results = [first] + [f.result() for f in futures]
-            bad = next((r for r in results if r is not None and r >= 0), -1)
+    def _hire(self, threads: int) -> None:
+        """Start the compiled loop's helper threads (see _vector_c.pyx): daemons,
+        sent home by close() or when this environment is collected."""
+        stepper = self._stepper
+        stepper.hire(threads)
+        try:
+            for k in range(1, threads):
+                helper = threading.Thread(target=stepper.serve, args=(k,), daemon=True,
+                                          name=f"brett-vector-{k}")
+                helper.start()
+                self._helpers.append(helper)
+        except RuntimeError as e:       # the system refused a thread
+            stepper.dismiss(len(self._helpers) + 1)
+            raise BrettError(f"VectorEnv(threads={threads}): {e}") from None
+        weakref.finalize(self, _dismiss, stepper, self._helpers)
+
+    def _checked_step(self, acts: Any) -> int:
+        bad: int = self._stepper.check(acts, 0, self.num_envs)
+        if bad >= 0:
+            raise IllegalMoveError(f"environment {bad}: action {int(acts[bad])} is not legal "
+                                   "there (see info['action_mask']); no game was changed")
+        return int(self._stepper.step_all(acts))
+
+    def _run(self, call: Any, *args: Any) -> None:
+        """One job over every environment; one caller at a time."""
+        if not self._busy.acquire(blocking=False):
+            raise BrettError("VectorEnv: called from two threads at once (give each "
+                             "thread its own VectorEnv)")
+        try:
+            bad = call(*args)
+        finally:
+            self._busy.release()
         if bad is not None and bad >= 0:
             raise BrettError(f"environment {bad}: its core refused a step (a bug in brett: "
                              "please report it)")
+
+
+def _dismiss(stepper: Any, helpers: list[threading.Thread]) -> None:
+    if helpers:
+        stepper.dismiss()
+    for helper in helpers:
+        helper.join()
+    helpers.clear()
 
 
 def _start_game(game: Any, options: dict[str, Any]) -> Game[Any]:

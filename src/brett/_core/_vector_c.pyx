@@ -3,9 +3,13 @@
 its options, each a private compiled core driven through the integer-layer hooks
 of CoreBase (``v_*``, _common.pxd), stepped without the GIL.
 
-``brett/vector.py`` owns the numpy arrays and the threads; this module fills
-the arrays for a slice ``[lo, hi)`` of the environments, so threads that step
-disjoint slices never share anything.  Every environment has its own splitmix64
+``brett/vector.py`` owns the numpy arrays; this module fills them.  With
+``threads=k`` the environments are cut into k slices ``[lo, hi)``: the calling
+thread steps the first and k-1 helper threads (started by brett.vector, then
+living here without the GIL) step the others, so threads never share an
+environment.  A helper waits for its job in C (ext/brett_handoff.h: it polls,
+then sleeps on a lock), not on the GIL or a Python queue, because waking a
+sleeping thread costs as much as stepping hundreds of games.  Every environment has its own splitmix64
 generator (chance outcomes, random actions), so a seeded run is the same for any
 number of threads.  The plain twin is ``_vector_py.py``: the same steps over
 Game objects, the same draws.
@@ -14,14 +18,25 @@ Game objects, the same draws.
 cimport cython
 from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
+
+cdef extern from "brett_handoff.h" nogil:
+    ctypedef struct brett_handoff:
+        pass
+    int brett_handoff_init(brett_handoff *h)
+    void brett_handoff_free(brett_handoff *h)
+    void brett_handoff_post(brett_handoff *h)
+    void brett_handoff_wait(brett_handoff *h)
 
 from ._common cimport CHANCE_PLAYER, TERMINAL_PLAYER, CoreBase, brett_rng_below, brett_rng_next
 
 cdef enum:
     MAX_CHANCE_DRAWS = 1 << 20   # a chain of chance nodes longer than this is a bug
     BROKEN = -1000               # _settle: a core refused its own chance outcome
+
+cdef enum Job:
+    JOB_RESET, JOB_STEP, JOB_RANDOM
 
 
 cdef inline double _unit(uint64_t *rng) noexcept nogil:
@@ -54,8 +69,24 @@ cdef class Stepper:
     cdef uint8_t[::1] terminated
     cdef uint8_t[::1] truncated
     cdef int32_t[::1] player
+    # the crew: slice k is [bounds[k], bounds[k+1]); helper k >= 1 waits on go[k]
+    # and posts finished[k] with its answer in bad[k]
+    cdef int nslices
+    cdef int *bounds
+    cdef int *bad
+    cdef brett_handoff *go
+    cdef brett_handoff *finished
+    cdef Job job
+    cdef const int64_t *job_actions
+    cdef int64_t *job_out
+    cdef bint quitting
 
     def __cinit__(self):
+        self.nslices = 0
+        self.bounds = NULL
+        self.bad = NULL
+        self.go = NULL
+        self.finished = NULL
         self.ptrs = NULL
         self.rng = NULL
         self.chance_acts = NULL
@@ -94,6 +125,7 @@ cdef class Stepper:
                 raise TypeError("every core must be of the start's class")
             self.ptrs[i] = <PyObject *>cores[i]
             self.rng[i] = seeds[i]
+        self._cut(1)
 
     def __dealloc__(self):
         free(self.ptrs)
@@ -104,6 +136,7 @@ cdef class Stepper:
         free(self.legal)
         free(self.chance_acts)
         free(self.chance_probs)
+        self._free_crew()
 
     def seed(self, object seeds):
         cdef int i
@@ -239,12 +272,123 @@ cdef class Stepper:
                     k -= 1
                 a += 1
 
-    # ---- entry points: brett.vector calls these from its threads
-    def reset(self, int lo, int hi):
+    # ---- the crew
+    cdef void _free_crew(self) noexcept:
+        cdef int k
+        for k in range(1, self.nslices):
+            if self.go != NULL:
+                brett_handoff_free(&self.go[k])
+            if self.finished != NULL:
+                brett_handoff_free(&self.finished[k])
+        free(self.go)
+        free(self.finished)
+        free(self.bounds)
+        free(self.bad)
+        self.go = self.finished = NULL
+        self.bounds = self.bad = NULL
+        self.nslices = 0
+
+    cdef void _cut(self, int slices) except *:
+        """Cut the environments into ``slices`` slices, with two hand-offs for
+        each helper."""
+        cdef int k
+        self._free_crew()
+        self.bounds = <int *>malloc((slices + 1) * sizeof(int))
+        self.bad = <int *>malloc(slices * sizeof(int))
+        self.go = <brett_handoff *>calloc(slices, sizeof(brett_handoff))
+        self.finished = <brett_handoff *>calloc(slices, sizeof(brett_handoff))
+        self.nslices = slices
+        if self.bounds == NULL or self.bad == NULL or self.go == NULL or self.finished == NULL:
+            raise MemoryError()
+        for k in range(slices + 1):
+            self.bounds[k] = <int>(<int64_t>self.n * k // slices)
+        for k in range(1, slices):
+            if brett_handoff_init(&self.go[k]) < 0 or brett_handoff_init(&self.finished[k]) < 0:
+                raise MemoryError()
+
+    def hire(self, int slices):
+        """Cut into ``slices`` slices; the caller then runs ``serve(k)`` in a new
+        thread for each k in 1..slices-1 (before or after the first job)."""
+        if self.nslices > 1 or self.quitting:
+            raise RuntimeError("hire() once, before any dismiss()")
+        self._cut(slices)
+
+    def serve(self, int k):
+        """Helper k's life: step slice k whenever the calling thread says go,
+        until dismissed.  Runs without the GIL."""
+        if not 1 <= k < self.nslices:
+            raise ValueError("no such helper")
+        with nogil:
+            while True:
+                brett_handoff_wait(&self.go[k])
+                if self.quitting:
+                    brett_handoff_post(&self.finished[k])
+                    break
+                self.bad[k] = self._slice(k)
+                brett_handoff_post(&self.finished[k])
+
+    def dismiss(self, int started=-1):
+        """Send the helpers home (each returns from serve) and step every slice in
+        the calling thread from now on.  ``started``: helpers 1..started-1 only
+        (when starting a thread failed).  Idempotent."""
+        cdef int k, upto = self.nslices if started < 0 else min(started, self.nslices)
+        if self.nslices <= 1:
+            return
+        with nogil:
+            self.quitting = True
+            for k in range(1, upto):
+                brett_handoff_post(&self.go[k])
+            for k in range(1, upto):
+                brett_handoff_wait(&self.finished[k])
+        self._cut(1)
+
+    cdef int _slice(self, int k) noexcept nogil:
+        cdef int lo = self.bounds[k], hi = self.bounds[k + 1]
+        if self.job == JOB_RESET:
+            return self.reset_range(lo, hi)
+        if self.job == JOB_STEP:
+            return self.step_range(self.job_actions, lo, hi)
+        self.random_range(self.job_out, lo, hi)
+        return -1
+
+    cdef int _all(self, Job job) noexcept nogil:
+        """Run ``job`` on every slice (the first here); the first env refused, or -1."""
+        cdef int k
+        self.job = job
+        for k in range(1, self.nslices):
+            brett_handoff_post(&self.go[k])
+        self.bad[0] = self._slice(0)
+        for k in range(1, self.nslices):
+            brett_handoff_wait(&self.finished[k])
+        for k in range(self.nslices):
+            if self.bad[k] >= 0:
+                return self.bad[k]
+        return -1
+
+    # ---- entry points: brett.vector calls these (one caller at a time)
+    def reset_all(self):
         cdef int bad
         with nogil:
-            bad = self.reset_range(lo, hi)
+            bad = self._all(JOB_RESET)
         return bad
+
+    def step_all(self, const int64_t[::1] actions):
+        cdef int bad
+        if actions.shape[0] != self.n:
+            raise ValueError("one action per environment")
+        self.job_actions = &actions[0]
+        with nogil:
+            bad = self._all(JOB_STEP)
+        self.job_actions = NULL
+        return bad
+
+    def random_all(self, int64_t[::1] out):
+        if out.shape[0] != self.n:
+            raise ValueError("one action per environment")
+        self.job_out = &out[0]
+        with nogil:
+            self._all(JOB_RANDOM)
+        self.job_out = NULL
 
     def check(self, const int64_t[::1] actions, int lo, int hi):
         cdef int bad
@@ -252,12 +396,4 @@ cdef class Stepper:
             bad = self.check_range(&actions[0], lo, hi)
         return bad
 
-    def step(self, const int64_t[::1] actions, int lo, int hi):
-        cdef int bad
-        with nogil:
-            bad = self.step_range(&actions[0], lo, hi)
-        return bad
 
-    def random_actions(self, int64_t[::1] out, int lo, int hi):
-        with nogil:
-            self.random_range(&out[0], lo, hi)

@@ -76,6 +76,17 @@ class Stepper:
         self._resolve_chance(i)
         self._report(i)
 
+    # the whole-range entry points of the C loop (threads do not help under the GIL)
+    def reset_all(self) -> int:
+        return self.reset(0, len(self.games))
+
+    def step_all(self, actions: Any) -> int:
+        return self.step(actions, 0, len(self.games))
+
+    def random_all(self, out: Any) -> int:
+        self.random_actions(out, 0, len(self.games))
+        return -1
+
     def reset(self, lo: int, hi: int) -> int:
         for i in range(lo, hi):
             self._reset_one(i)
