@@ -5,6 +5,7 @@ bad input."""
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from typing import Any
 
@@ -95,6 +96,35 @@ def test_helper_threads_go_home_and_the_env_still_steps() -> None:
     del dropped                                 # collected: its helpers go too
     gc.collect()
     assert len(helpers()) == before
+
+
+def _step_in_child(env: VectorEnv, queue: Any) -> None:
+    env.step(env.random_actions())
+    queue.put(snapshot(env))
+
+
+@needs_cython
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX's")
+def test_a_forked_child_steps_without_the_parents_helpers() -> None:
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    env = make("reversi", "cython", 64, seed=4, threads=2)
+    alone = make("reversi", "cython", 64, seed=4)
+    queue = context.Queue()
+    child = context.Process(target=_step_in_child, args=(env, queue))
+    child.start()
+    try:
+        got = queue.get(timeout=120)        # a child waiting on absent helpers: Empty
+        child.join(timeout=120)
+    finally:
+        if child.is_alive():
+            child.kill()
+    assert child.exitcode == 0
+    alone.step(alone.random_actions())
+    assert_same([got], [snapshot(alone)])
+    env.step(env.random_actions())              # the parent's helpers still serve it
+    assert_same([snapshot(env)], [snapshot(alone)])
+    env.close()
 
 
 @pytest.mark.parametrize("threads", [1, 2])

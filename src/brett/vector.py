@@ -33,6 +33,7 @@ steps run in Python over Game objects (slow, but the same arrays).  Needs numpy
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import weakref
@@ -89,6 +90,7 @@ class VectorEnv:
         self._stepper = self._make_stepper(np, size)
         self._busy = threading.Lock()
         self._helpers: list[threading.Thread] = []
+        self._pid = os.getpid()
         if self.backend == "cython" and self.threads > 1:
             self._hire(self.threads)
         self._run(self._stepper.reset_all)
@@ -155,7 +157,7 @@ class VectorEnv:
         """Stop the helper threads; the environment still steps, in the calling
         thread.  Also done when the environment is garbage-collected."""
         with self._busy:
-            _dismiss(self._stepper, self._helpers)
+            _dismiss(self._stepper, self._helpers, self._pid)
 
     def __enter__(self) -> VectorEnv:
         return self
@@ -211,7 +213,7 @@ class VectorEnv:
         except RuntimeError as e:       # the system refused a thread
             stepper.dismiss(len(self._helpers) + 1)
             raise BrettError(f"VectorEnv(threads={threads}): {e}") from None
-        weakref.finalize(self, _dismiss, stepper, self._helpers)
+        weakref.finalize(self, _dismiss, stepper, self._helpers, self._pid)
 
     def _checked_step(self, acts: Any) -> int:
         bad: int = self._stepper.check(acts, 0, self.num_envs)
@@ -226,6 +228,8 @@ class VectorEnv:
             raise BrettError("VectorEnv: called from two threads at once (give each "
                              "thread its own VectorEnv)")
         try:
+            if self._helpers and self._pid != os.getpid():
+                _dismiss(self._stepper, self._helpers, self._pid)
             bad = call(*args)
         finally:
             self._busy.release()
@@ -234,11 +238,17 @@ class VectorEnv:
                              "please report it)")
 
 
-def _dismiss(stepper: Any, helpers: list[threading.Thread]) -> None:
-    if helpers:
+def _dismiss(stepper: Any, helpers: list[threading.Thread], pid: int) -> None:
+    """Send the helpers home; in a forked child (the helpers stayed in process
+    ``pid``), only forget them."""
+    if not helpers:
+        return
+    if os.getpid() != pid:
+        stepper.abandon()
+    else:
         stepper.dismiss()
-    for helper in helpers:
-        helper.join()
+        for helper in helpers:
+            helper.join()
     helpers.clear()
 
 

@@ -342,6 +342,13 @@ cdef class Stepper:
                 brett_handoff_wait(&self.finished[k])
         self._cut(1)
 
+    def abandon(self):
+        """After a fork: the helpers are the parent's; step every slice here, and
+        wait for no one."""
+        self.quitting = True
+        self.go = self.finished = NULL      # the parent's locks: not ours to free
+        self._cut(1)
+
     cdef int _slice(self, int k) noexcept nogil:
         cdef int lo = self.bounds[k], hi = self.bounds[k + 1]
         if self.job == JOB_RESET:
