@@ -112,6 +112,24 @@ cdef void make_geo(Geo *g, int cols, int rows, uint8_t *board) noexcept nogil:
 
 
 # ------------------------------------------------------------------ rules on (Geo, Pos)
+cdef inline int jump_over(const Geo *g, Pos *p, int d, int land, int *removed) noexcept nogil:
+    """The ball jumps in direction ``d`` to ``land`` (a target()): the men it
+    passes are removed (their cells written to ``removed`` unless NULL), the
+    count and the key follow.  The number of men removed."""
+    cdef int o = g.off[d], t = p.ball + o, k = 0
+    while t != land:
+        p.board[t] = EMPTY
+        p.key ^= g.zman[t]
+        if removed != NULL:
+            removed[k] = t
+        k += 1
+        t += o
+    p.nmen -= k
+    p.key ^= g.zball[p.ball] ^ g.zball[land]
+    p.ball = land
+    return k
+
+
 cdef inline int target(const Geo *g, const uint8_t *board, int here, int d) noexcept nogil:
     """Landing cell of a jump from ``here`` in direction ``d``, or -1."""
     cdef int o = g.off[d]
@@ -723,7 +741,7 @@ cdef class PhutballCore(CoreBase):
 
     # ------------------------------------------------------------ make / unmake
     def push(self, cm, entry):
-        cdef int m, n, i, d, o, t, here, land, removed = 0
+        cdef int m, n, i, d, here, land, removed = 0
         self.claim()
         if not self._legal(cm):
             return False
@@ -742,24 +760,14 @@ cdef class PhutballCore(CoreBase):
             here = self.pos.ball
             for i in range(1, len(cm)):
                 land = self.geo.pad_of[<int>cm[i]]
-                d = direction_to(&self.geo, self.pos.board, here, land)
-                o = self.geo.off[d]
-                t = here + o
-                while t != land:
-                    self.pos.board[t] = EMPTY
-                    self.pos.key ^= self.geo.zman[t]
-                    self.undo[self.undo_len] = t
-                    self.undo_len += 1
-                    removed += 1
-                    t += o
-                here = land
-            self.pos.nmen -= removed
+                d = direction_to(&self.geo, self.pos.board, self.pos.ball, land)
+                n = jump_over(&self.geo, &self.pos, d, land, self.undo + self.undo_len)
+                self.undo_len += n
+                removed += n
             self.undo[self.undo_len] = removed
-            self.undo[self.undo_len + 1] = self.pos.ball
+            self.undo[self.undo_len + 1] = here
             self.undo[self.undo_len + 2] = -1
             self.undo_len += 3
-            self.pos.key ^= self.geo.zball[self.pos.ball] ^ self.geo.zball[here]
-            self.pos.ball = here
         self.pos.side ^= 1
         self.pos.key ^= SIDE_KEY
         self.pos.ply += 1
@@ -874,7 +882,7 @@ cdef class PhutballCore(CoreBase):
     cdef int s_do(self, int64_t action) except -1 nogil:
         cdef Pos *p = &self.pos
         cdef const Geo *g = &self.geo
-        cdef int m, d, here, land, o, t, k = 0
+        cdef int m, d, here, land, k
         cdef int *rec
         if self.sundo_len + PH_MAXSIZE + 8 > self.sundo_cap:  # a jump's record at most
             with gil:
@@ -910,17 +918,7 @@ cdef class PhutballCore(CoreBase):
                 with gil:
                     raise ValueError(f"search action {action}: not a legal jump")
             here = p.ball
-            o = g.off[d]
-            t = here + o
-            while t != land:
-                p.board[t] = EMPTY
-                p.key ^= g.zman[t]
-                rec[k] = t
-                k += 1
-                t += o
-            p.nmen -= k
-            p.key ^= g.zball[here] ^ g.zball[land]
-            p.ball = land
+            k = jump_over(g, p, d, land, rec)
             rec[k] = k
             rec[k + 1] = here
             rec[k + 2] = self.s_jumps
@@ -1089,7 +1087,7 @@ cdef class PhutballCore(CoreBase):
     cdef int v_apply(self, int64_t action) noexcept nogil:
         cdef const Geo *g = &self.geo
         cdef Pos *p = &self.pos
-        cdef int npoints = g.npoints, m, d, here, land, o, t, k = 0
+        cdef int npoints = g.npoints, m, d, land
         if action < 0 or action >= npoints + 9:
             return -1
         if not self.vjumps and status(g, p) != RUNNING:
@@ -1119,17 +1117,7 @@ cdef class PhutballCore(CoreBase):
         if not self.vjumps:  # the first jump: the shown board starts as the position
             self.vshown = self.pos
             p = &self.vshown
-        here = p.ball
-        o = g.off[d]
-        t = here + o
-        while t != land:
-            p.board[t] = EMPTY
-            p.key ^= g.zman[t]
-            k += 1
-            t += o
-        p.nmen -= k
-        p.key ^= g.zball[here] ^ g.zball[land]
-        p.ball = land
+        jump_over(g, p, d, land, NULL)
         if p.board[land] == BEYOND:  # beyond a goal line: the move ends by itself
             self._v_end_move()
         else:
