@@ -303,6 +303,21 @@ def test_race_values() -> None:
     assert p.probe_shares(four) == pytest.approx([0.25] * 4)  # the symmetric start
 
 
+def test_a_deep_hole_in_the_goal_costs_more() -> None:
+    """Two players alike but for their goal's one free field: the player whose
+    hole is g9 (a 9 from the last tongue fills it) has the smaller share than the
+    one whose hole is g1; both twins agree (check_playout)."""
+    p = probes()
+    cells = ["."] * 36
+    cells[4], cells[22] = "r1", "g1"                  # one piece each, as far from home
+    position = f"{','.join(cells)}/rrrrrrrr.,.gggggggg/0,0/r/-/4/-"
+    c = Schuft.twin("cython").from_position(position)._core.clone(False)
+    py = Schuft.twin("python").from_position(position)._core.clone(False)
+    assert check_playout(c, py, 1, 0) == -1
+    red, green = p.probe_shares(c)[:2]
+    assert green > 0.5 > red
+
+
 def test_search_mode_switch() -> None:
     for module in (_cores.cython, _cores.python):
         assert module.search_mode() == "decisions"

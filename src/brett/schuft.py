@@ -585,8 +585,8 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
 
     _search_plies = 3
     """brett.ai searches a turn decision by decision; its playouts finish the turn
-    in progress at random and are then valued by the race (pieces home, the way
-    of the others): cut after one turn, the strongest at equal time (docs/ai.md)."""
+    in progress at random, play this many turns more and are then valued by the
+    race (pieces home, the goal's holes, the way of the others; docs/ai.md)."""
 
     def _search_move(self, steps: list[int]) -> SchuftMove:
         """The turn made of the search's decisions from the start of the turn (the

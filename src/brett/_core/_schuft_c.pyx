@@ -767,12 +767,15 @@ cdef void playouts(Gen *g, State *s, long long n, uint64_t *rng, long long max_p
 cdef int SEARCH_DECISIONS = 1
 
 # The race value of a position (s_shares): a player's distance is RACE_BASE for
-# every piece not home, RACE_OUT more for each piece out, plus each piece's way on
-# the ring (RACE_DIST); the shares are a softmax of minus the distances / RACE_TEMP.
+# every piece not home, RACE_OUT more for each piece out, RACE_HOLES times the
+# goal's holes (HOLES, explained in the plain twin), plus each piece's way on the
+# ring (RACE_DIST); the shares are a softmax of minus the distances / RACE_TEMP.
 cdef double RACE_BASE = 8.0
 cdef double RACE_OUT = 2.0
 cdef double RACE_TEMP = 10.0
+cdef double RACE_HOLES = 16.0
 cdef double RACE_DIST[4][36]
+cdef double HOLES[512]           # [goal bits]: the sum of 1 / (10 - m) over the free fields gm
 
 
 def set_search_mode(str mode):
@@ -803,12 +806,22 @@ def _race_table():
 _race_table()
 
 
-def _set_race(double base, double out, double temp):
+def _holes_table():
+    cdef int bits, m
+    for bits in range(512):
+        HOLES[bits] = sum([1.0 / (9 - m) for m in range(9) if not (bits >> m) & 1])
+
+
+_holes_table()
+
+
+def _set_race(double base, double out, double temp, double holes=RACE_HOLES):
     """Tuning aid: the race value's constants (see RACE_BASE)."""
-    global RACE_BASE, RACE_OUT, RACE_TEMP
+    global RACE_BASE, RACE_OUT, RACE_TEMP, RACE_HOLES
     RACE_BASE = base
     RACE_OUT = out
     RACE_TEMP = temp
+    RACE_HOLES = holes
 
 
 cdef void race_shares(State *s, double *values) noexcept nogil:
@@ -819,7 +832,8 @@ cdef void race_shares(State *s, double *values) noexcept nogil:
     cdef uint64_t pieces
     for p in range(s.n):
         seat = s.seats[p]
-        x = RACE_BASE * (9 - brett_popcount64(s.pos.goal[p])) + RACE_OUT * s.pos.out[p]
+        x = (RACE_BASE * (9 - brett_popcount64(s.pos.goal[p])) + RACE_OUT * s.pos.out[p]
+             + RACE_HOLES * HOLES[s.pos.goal[p] & 511])
         pieces = s.occ[p]
         while pieces:
             i = brett_ctz64(pieces)

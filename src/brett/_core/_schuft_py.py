@@ -74,11 +74,20 @@ def search_mode() -> str:
 
 
 # The race value of a position (``_s_shares``): a player's distance is RACE_BASE
-# for every piece not home, RACE_OUT more for each piece out, plus each piece's way
-# on the ring (RACE_DIST); the shares are a softmax of minus the distances / RACE_TEMP.
+# for every piece not home, RACE_OUT more for each piece out, RACE_HOLES times the
+# goal's holes (HOLES), plus each piece's way on the ring (RACE_DIST); the shares
+# are a softmax of minus the distances / RACE_TEMP.
 RACE_BASE = 8.0
 RACE_OUT = 2.0
 RACE_TEMP = 10.0
+RACE_HOLES = 16.0
+
+# HOLES[goal bits]: the sum of 1 / (10 - m) over the free fields gm.  Field gm is
+# filled only by a step of exactly k + m from k steps before the corner (k <= 9 - m),
+# so a deep hole takes a rare roll: a last free g9 needs a 9 from the last tongue,
+# and a player whose last piece circles the ring waiting for it loses the race.
+HOLES = tuple(sum(1.0 / (9 - m) for m in range(9) if not (bits >> m) & 1)
+              for bits in range(512))
 
 
 def _race_way(seat: int, i: int) -> float:
@@ -92,10 +101,11 @@ def _race_way(seat: int, i: int) -> float:
 RACE_DIST = tuple(tuple(_race_way(seat, i) for i in range(36)) for seat in range(4))
 
 
-def _set_race(base: float, out: float, temp: float) -> None:
+def _set_race(base: float, out: float, temp: float, holes: float = RACE_HOLES) -> None:
     """Tuning aid: the race value's constants (see RACE_BASE)."""
-    global RACE_BASE, RACE_OUT, RACE_TEMP
+    global RACE_BASE, RACE_OUT, RACE_TEMP, RACE_HOLES
     RACE_BASE, RACE_OUT, RACE_TEMP = float(base), float(out), float(temp)
+    RACE_HOLES = float(holes)
 
 
 # ------------------------------------------------------------ move encoding
@@ -859,7 +869,8 @@ class SchuftCore(PyCore):
         dist = []
         for p in range(self._n):
             seat = self._seats[p]
-            x = RACE_BASE * (9 - bin(self._goal[p]).count("1")) + RACE_OUT * self._out[p]
+            x = (RACE_BASE * (9 - bin(self._goal[p]).count("1")) + RACE_OUT * self._out[p]
+                 + RACE_HOLES * HOLES[self._goal[p] & 511])
             for i in range(36):
                 if self._owner[i] == p and self._counts[i]:
                     x += self._counts[i] * RACE_DIST[seat][i]
