@@ -5,6 +5,7 @@
     PYTHONPATH=src python benchmarks/match.py all --games 100 --seconds 0.1
     PYTHONPATH=src python benchmarks/match.py openspiel --games 40 --seconds 0.1
     PYTHONPATH=src python benchmarks/match.py schuft --games 100 --seconds 0.05
+    PYTHONPATH=src python benchmarks/match.py schuft --games 200 --iterations 20000
     PYTHONPATH=src python benchmarks/match.py schuft-turns --games 100 --seconds 0.05
 
 The first seat plays :class:`brett.ai.MCTSPlayer` (``--seconds`` per move, one
@@ -64,7 +65,8 @@ def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
     return game.outcome().winner if game.is_over() else None
 
 
-def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int) -> None:
+def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int,
+                 budget_iterations: Optional[int] = None) -> None:
     name, options, label, target = SETUPS[key]
     cls = brett.GAMES[name]
     results: Counter[str] = Counter()
@@ -73,7 +75,9 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
     for g in range(games):
         game = cls(**options)
         n = game.num_players()
-        mcts = MCTSPlayer(seconds=seconds, seed=seed + g)
+        budget = ({"iterations": budget_iterations} if budget_iterations
+                  else {"seconds": seconds})
+        mcts = MCTSPlayer(seed=seed + g, **budget)
         seat = g % n                                  # the seat MCTS takes this game
         seats: list[Any] = [RandomPlayer(seed=seed * 1000 + g * 10 + i) for i in range(n)]
         seats[seat] = mcts
@@ -84,7 +88,8 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
     elapsed = time.perf_counter() - started
     wins, draws, unfinished = results["win"], results["draw"], results["unfinished"]
     rate = iterations / searching if searching else 0.0
-    print(f"{label}: MCTS ({seconds} s/move) won {wins}/{games} = {wins / games:.0%} "
+    per_move = f"{budget_iterations} iterations" if budget_iterations else f"{seconds} s"
+    print(f"{label}: MCTS ({per_move}/move) won {wins}/{games} = {wins / games:.0%} "
           f"(draws {draws}, unfinished {unfinished}; target >= {target:.0%}); "
           f"{rate:,.0f} iterations/s; {elapsed:.0f} s", flush=True)
 
@@ -212,6 +217,8 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--seconds", type=float, default=0.1)
     parser.add_argument("--max-plies", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="against random: this many iterations a move instead of --seconds")
     args = parser.parse_args(argv)
     print(f"# {_cpu()}, Python {sys.version.split()[0]}, search core: "
           f"{brett.ai.MCTSPlayer and brett.core_backends().get('search')}", flush=True)
@@ -220,7 +227,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         return
     if args.setup != "schuft-turns":
         for key in (SETUPS if args.setup == "all" else [args.setup]):
-            match_random(key, args.games, args.seconds, args.max_plies, args.seed)
+            match_random(key, args.games, args.seconds, args.max_plies, args.seed,
+                         args.iterations)
     if args.setup in ("all", "schuft-turns"):
         match_schuft_turns(args.games, args.seconds, args.max_plies, args.seed)
 

@@ -24,6 +24,10 @@ returned without copying: read them (or copy them) before the next step.
   draws from its own splitmix64 stream.
 * An action the mask forbids, or actions of the wrong shape or type, raise
   :class:`~brett.BrettError` naming the first bad game, and no game changes.
+* ``threads=k`` starts k-1 helper threads that step slices of the games without
+  the GIL; ``close()`` (or garbage collection) stops them, and the environment
+  still steps in the calling thread.  One caller thread at a time: a second one
+  is refused with a :class:`~brett.BrettError`.
 
 The compiled loop is ``brett/_core/_vector_c.pyx``; with a plain-Python game class
 (``brett.GAMES["reversi"].twin("python")``, or ``BRETT_NO_EXTENSIONS=1``) the same
