@@ -903,6 +903,43 @@ cdef uint64_t compute_key(State *s) noexcept nogil:
     return key
 
 
+cdef int decisions(State *s, int player, int direction, int *vals, int nvals,
+                   int64_t *out) noexcept nogil:
+    """The integer layer's decisions for ``player`` (to move, not chance), ascending:
+    with a turn pending (``direction`` != 0, the unused ``vals``) one step per
+    (value, source), which exist while the turn is pending; at the start of a turn,
+    after the roll, the directions at 15, else the steps, or the pass.  At most 29."""
+    cdef int n = 0, j, total
+    cdef int roll_vals[3]
+    cdef int ov[32]
+    cdef int osrc[32]
+    cdef int odst[32]
+    if direction:
+        n = options(s, player, direction, vals, nvals, ov, osrc, odst)
+    else:
+        total = ROLL_SUM[s.roll]
+        for j in range(3):
+            roll_vals[j] = ROLL_VALUES[s.roll][j]
+        if total == 15:
+            if any_step(s, player, CW, roll_vals, 3):
+                out[n] = ACTION_CW
+                n += 1
+            if any_step(s, player, CCW, roll_vals, 3):
+                out[n] = ACTION_CCW
+                n += 1
+            if n == 0:
+                out[0] = ACTION_PASS
+                n = 1
+            return n
+        n = options(s, player, CW if total > 15 else CCW, roll_vals, 3, ov, osrc, odst)
+        if n == 0:
+            out[0] = ACTION_PASS
+            return 1
+    for j in range(n):  # by value, then source: ascending actions
+        out[j] = (ov[j] - 1) * 37 + osrc[j]
+    return n
+
+
 @cython.auto_pickle(False)
 cdef class SchuftCore(CoreBase):
     """The Cython core of Schuft (see the module docstring)."""
@@ -1275,11 +1312,7 @@ cdef class SchuftCore(CoreBase):
     cdef int s_actions(self, int64_t *out) noexcept nogil:
         """The decisions of legal_actions(), in its order (turns mode: moves())."""
         cdef State *s = &self.s
-        cdef int player = player_of(s), n = 0, j, total
-        cdef int vals[3]
-        cdef int ov[32]
-        cdef int osrc[32]
-        cdef int odst[32]
+        cdef int player = player_of(s), n, j
         if player < 0:
             return 0
         if not SEARCH_DECISIONS:
@@ -1287,30 +1320,7 @@ cdef class SchuftCore(CoreBase):
             for j in range(n):
                 out[j] = <int64_t>self.gen.results[j].cm
             return n
-        if self.sdir:  # a turn is pending only while a value has a step
-            n = options(s, player, self.sdir, self.svals, self.snvals, ov, osrc, odst)
-        else:
-            total = ROLL_SUM[s.roll]
-            for j in range(3):
-                vals[j] = ROLL_VALUES[s.roll][j]
-            if total == 15:
-                if any_step(s, player, CW, vals, 3):
-                    out[n] = ACTION_CW
-                    n += 1
-                if any_step(s, player, CCW, vals, 3):
-                    out[n] = ACTION_CCW
-                    n += 1
-                if n == 0:
-                    out[0] = ACTION_PASS
-                    n = 1
-                return n
-            n = options(s, player, CW if total > 15 else CCW, vals, 3, ov, osrc, odst)
-            if n == 0:
-                out[0] = ACTION_PASS
-                return 1
-        for j in range(n):  # by value, then source: ascending actions
-            out[j] = (ov[j] - 1) * 37 + osrc[j]
-        return n
+        return decisions(s, player, self.sdir, self.svals, self.snvals, out)
 
     cdef int s_chance(self, int64_t *out, double *prob) noexcept nogil:
         """The 216 rolls of chance_moves() (also during the roll-off)."""
@@ -1485,11 +1495,8 @@ cdef class SchuftCore(CoreBase):
 
     cdef int v_mask(self, uint8_t *mask) noexcept nogil:
         cdef State *s = &self.s
-        cdef int player = player_of(s), n = 0, j, total, direction
-        cdef int vals[3]
-        cdef int ov[32]
-        cdef int osrc[32]
-        cdef int odst[32]
+        cdef int player = player_of(s), n, j
+        cdef int64_t acts[32]
         memset(mask, 0, NUM_ACTIONS)
         if player == TERMINAL:
             return 0
@@ -1497,30 +1504,11 @@ cdef class SchuftCore(CoreBase):
             memset(mask, 1, 216)
             return 216
         if self.vnpend:
-            n = options(&self.vshown, player, self.vdir, self.vvals, self.vnvals,
-                        ov, osrc, odst)
+            n = decisions(&self.vshown, player, self.vdir, self.vvals, self.vnvals, acts)
         else:
-            total = ROLL_SUM[s.roll]
-            for j in range(3):
-                vals[j] = ROLL_VALUES[s.roll][j]
-            if total == 15:
-                if any_step(s, player, CW, vals, 3):
-                    mask[ACTION_CW] = 1
-                    n += 1
-                if any_step(s, player, CCW, vals, 3):
-                    mask[ACTION_CCW] = 1
-                    n += 1
-                if n:
-                    return n
-            else:
-                direction = CW if total > 15 else CCW
-                n = options(s, player, direction, vals, 3, ov, osrc, odst)
-        if n == 0:  # no step at all: the turn is a pass
-            mask[ACTION_PASS] = 1
-            return 1
-        # one step per (value, source): the actions are distinct
+            n = decisions(s, player, 0, NULL, 0, acts)
         for j in range(n):
-            mask[(ov[j] - 1) * 37 + osrc[j]] = 1
+            mask[acts[j]] = 1
         return n
 
     cdef int v_chance(self, int64_t *actions, double *probs) noexcept nogil:

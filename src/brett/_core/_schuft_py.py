@@ -574,11 +574,7 @@ class SchuftCore(PyCore):
         for src, dst in turn_steps(cm):
             done.append((src, dst, self._make_step(p, src, dst)))
         self._undo.append(("turn", done, self._roll))
-        self._key_ ^= z[Z_ROLL + self._roll] ^ z[Z_TOMOVE + p]
-        self._roll = -1
-        self._to_move = (p + 1) % self._n
-        self._key_ ^= z[Z_TOMOVE + self._to_move]
-        self._plies += 1
+        self._end_turn()
 
     def _pop(self) -> None:
         z = ZOBRIST
