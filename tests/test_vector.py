@@ -161,6 +161,20 @@ def test_two_threads_at_once_are_refused(backend: str, threads: int) -> None:
         env.step(env.random_actions())
 
 
+def test_a_reseeding_reset_waits_its_turn_too(backend: str) -> None:
+    """A reset with a seed while another thread steps is refused before it
+    changes anything: the seed and the games stay as they were."""
+    env = make("schuft", backend, 4, seed=1)
+    ahead = run(make("schuft", backend, 4, seed=1), 30)
+    assert env._busy.acquire(blocking=False)    # another caller, mid-step
+    try:
+        with pytest.raises(brett.BrettError, match="two threads"):
+            env.reset(seed=2)
+    finally:
+        env._busy.release()
+    assert_same(ahead, run(env, 30))            # still the run of seed 1
+
+
 def test_seeds(backend: str) -> None:
     a = run(make("schuft", backend, 4, seed=1), 30)
     b = run(make("schuft", backend, 4, seed=1), 30)

@@ -138,11 +138,16 @@ class VectorEnv:
         ``(observations, info)``, info holding ``action_mask`` and ``player``."""
         if options:
             raise BrettError("reset(options=...): VectorEnv takes its options when made")
-        if seed is not None:
-            self._seed = self._fresh_seed(seed)
-            self._stepper.seed(self._seeds())
-        self._run(self._stepper.reset_all)
+        fresh = None if seed is None else self._fresh_seed(seed)
+        self._run(self._reset_all, fresh)
         return self.observations, self.info
+
+    def _reset_all(self, seed: Optional[int]) -> Any:
+        """reset's job, the new seed included: under the one-caller guard."""
+        if seed is not None:
+            self._seed = seed
+            self._stepper.seed(self._seeds())
+        return self._stepper.reset_all()
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         """Apply one action per game: ``(observations, rewards, terminated,
