@@ -54,15 +54,25 @@ def outcome(game: Any, winner: Optional[int], seat: int) -> str:
     return "win" if winner == seat else "loss"
 
 
-def play(game: Any, seats: list[Any], max_plies: int) -> Optional[int]:
-    """Play one game; the winning seat's player index, or None (draw / unfinished)."""
+def play(game: Any, seats: list[Any], max_plies: int) -> tuple[Optional[int], int]:
+    """Play one game: the winning seat's player index, or None (draw / unfinished),
+    and the moves played (chance outcomes not counted)."""
     plies = 0
     while not game.is_over() and plies < max_plies:
         player = game.current_player()
         mover = seats[0] if player < 0 else seats[player]
         game.push(mover.choose(game))
         plies += player >= 0
-    return game.outcome().winner if game.is_over() else None
+    return (game.outcome().winner if game.is_over() else None), plies
+
+
+def lengths(plies: list[int]) -> str:
+    """The moves of the games won: median and 90th percentile (a race's speed)."""
+    if not plies:
+        return "no game won"
+    ranked = sorted(plies)
+    return (f"games won took {ranked[len(ranked) // 2]} moves (median), "
+            f"{ranked[min(len(ranked) - 1, len(ranked) * 9 // 10)]} (90th percentile)")
 
 
 def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int,
@@ -71,6 +81,7 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
     cls = brett.GAMES[name]
     results: Counter[str] = Counter()
     iterations, searching = 0, 0.0
+    won_plies: list[int] = []
     started = time.perf_counter()
     for g in range(games):
         game = cls(**options)
@@ -81,8 +92,10 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
         seat = g % n                                  # the seat MCTS takes this game
         seats: list[Any] = [RandomPlayer(seed=seed * 1000 + g * 10 + i) for i in range(n)]
         seats[seat] = mcts
-        winner = play(game, seats, max_plies)
+        winner, plies = play(game, seats, max_plies)
         results[outcome(game, winner, seat)] += 1
+        if winner == seat:
+            won_plies.append(plies)
         iterations += mcts.total_iterations
         searching += mcts.total_seconds
     elapsed = time.perf_counter() - started
@@ -92,12 +105,18 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
     print(f"{label}: MCTS ({per_move}/move) won {wins}/{games} = {wins / games:.0%} "
           f"(draws {draws}, unfinished {unfinished}; target >= {target:.0%}); "
           f"{rate:,.0f} iterations/s; {elapsed:.0f} s", flush=True)
+    if name == "schuft":
+        print(f"  {lengths(won_plies)}", flush=True)
 
 
 # ------------------------------------------------------------------ Schuft's two searches
 class _TurnsSearch(MCTSPlayer):
     """Schuft's search of whole turns a node with playouts to the end, as it was
-    before the search went decision by decision (the cores' "turns" mode)."""
+    before the search went decision by decision (the cores' "turns" mode), and
+    before the endgame tables (it searches the last pieces too)."""
+
+    def _search(self, game: Any) -> Any:
+        return self._run(game)
 
     def choose(self, game: Any) -> Any:
         cores = brett.schuft._cores.get(game.backend())
@@ -119,7 +138,7 @@ def match_schuft_turns(games: int, seconds: float, max_plies: int, seed: int) ->
         old = _TurnsSearch(seconds=seconds, seed=seed * 1000 + g, max_plies=2**31 - 1)
         seats: list[Any] = [old, old]
         seats[seat] = new
-        winner = play(game, seats, max_plies)
+        winner, _ = play(game, seats, max_plies)
         results[outcome(game, winner, seat)] += 1
         for key, player in (("decisions", new), ("turns", old)):
             rates[key][0] += player.total_iterations

@@ -206,6 +206,7 @@ def build(setup: str, backend: str, decision: bool = True) -> Any:
 def mcts(name: str, backend: str, **options: Any) -> MCTSPlayer:
     options.setdefault("iterations", budget(name, backend))
     options.setdefault("max_plies", PLAYOUT_CAP.get(name))
+    options.setdefault("exact", False)  # these tests are of the search (not Schuft's tables)
     return MCTSPlayer(**options)
 
 
@@ -303,7 +304,8 @@ TWIN_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "phutball-crowded": ("phutball-crowded", {"iterations": 150}),
     "schuft-2p": ("schuft-2p", {"iterations": 12, "max_plies": 6}),
     "schuft-3p": ("schuft-3p", {"iterations": 8, "max_plies": 3, "threads": 2}),
-    "schuft-4p-win": ("win-schuft-4p-yellow", {"iterations": 40, "max_plies": 10}),
+    "schuft-4p-win": ("win-schuft-4p-yellow", {"iterations": 40, "max_plies": 10,
+                                               "exact": False}),
     "phutball-win": ("win-phutball-1-onto", {"iterations": 200, "threads": 2}),
     "focus-4p-teams-win": ("win-focus-4p-teams", {"iterations": 100}),
 }
@@ -586,6 +588,7 @@ BAD_OPTIONS = [
     *({"max_nodes": v} for v in (0, -1, 2**40, 1.5, "50")),
     *({"max_plies": v} for v in (0, -1, 1.5, "5", 2**31)),
     *({"seed": v} for v in ("x", 1.5, True, [1])),
+    *({"exact": v} for v in (1, 0, "yes", None)),
 ]
 
 

@@ -90,7 +90,7 @@ def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
     docs/architecture.md, layer 5): the core to clone and the base's search hooks."""
     private = private_reads("ai.py")
     assert private <= {"_core", "_move_from_core", "_search_move", "_search_plies",
-                       "_refuse_pending"}, private
+                       "_refuse_pending", "_exact_moves"}, private
 
 
 def test_the_vector_env_uses_only_the_core_of_a_game() -> None:

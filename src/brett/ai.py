@@ -91,6 +91,11 @@ class MoveStats(Generic[MoveT]):
     move: MoveT
     visits: int
     value: float
+    turns: Optional[float] = None
+    """Schuft endgames the tables know (at most three pieces left, none out): the
+    expected own turns still needed after the move, played alone as fast as the
+    dice allow.  No search runs then: ``visits`` is 0 and ``value`` is
+    ``1 / (1 + turns)`` (1 for the move that wins)."""
 
 
 @dataclass(frozen=True)
@@ -146,12 +151,15 @@ class RandomPlayer(Player):
 
 class MCTSPlayer(Player):
     """Monte Carlo tree search: ``MCTSPlayer(seconds=None, iterations=None,
-    seed=None, threads=1, exploration=1.0, max_plies=None, max_nodes=2_000_000)``.
-    See the module's documentation for how it searches."""
+    seed=None, threads=1, exploration=1.0, max_plies=None, max_nodes=2_000_000,
+    exact=True)``.  See the module's documentation for how it searches; with
+    ``exact`` it plays positions whose answer the game knows without a search
+    (Schuft's last three pieces: the endgame tables) from that answer."""
 
     def __init__(self, seconds: Optional[float] = None, iterations: Optional[int] = None,
                  seed: Optional[int] = None, threads: int = 1, exploration: float = 1.0,
-                 max_plies: Optional[int] = None, max_nodes: int = 2_000_000) -> None:
+                 max_plies: Optional[int] = None, max_nodes: int = 2_000_000,
+                 exact: bool = True) -> None:
         if seconds is None and iterations is None:
             seconds = 1.0
         self.seconds = None if seconds is None else _positive(seconds, "seconds")
@@ -161,6 +169,9 @@ class MCTSPlayer(Player):
         self.exploration = _positive(exploration, "exploration", zero=True)
         self.max_plies = optional_cap(max_plies, error=BrettError)
         self.max_nodes = as_int(max_nodes, "max_nodes", 1, MAX_NODES)
+        if not isinstance(exact, bool):
+            raise BrettError(f"exact: True or False, not {exact!r}")
+        self.exact = exact
         self._seeds = random.Random(seed_value(seed))
         self._seed_lock = threading.Lock()
         self._busy = threading.Lock()
@@ -223,10 +234,16 @@ class MCTSPlayer(Player):
             raise BrettError("this MCTSPlayer is searching in another thread: "
                              "give each thread its own player")
         try:
-            return self._run(game)
+            exact = game._exact_moves() if self.exact else None
+            return self._run(game) if exact is None else self._exact(exact)
         finally:
             self._stop = None
             self._busy.release()
+
+    def _exact(self, moves: list[tuple[Any, float]]) -> list[MoveStats[Any]]:
+        """The game's exact answer (Schuft's endgame tables), as a search's."""
+        self.last_search = SearchInfo(0, 0.0, 0, self.threads, False)
+        return [MoveStats(move, 0, 1.0 / (1.0 + turns), turns) for move, turns in moves]
 
     def _run(self, game: Game[Any]) -> list[MoveStats[Any]]:
         module = _search.get(game.backend())

@@ -621,6 +621,11 @@ class Game(Generic[MoveT]):
     """brett.ai: the playout cap of a search when the player sets none (-1: the
     games end by themselves soon enough; a cut playout goes to the core's leader)."""
 
+    def _exact_moves(self) -> Optional[list[tuple[MoveT, float]]]:
+        """brett.ai: every legal move with its exact worth, best first, when the
+        game knows it without a search (Schuft's endgame tables), else None."""
+        return None
+
     def _search_move(self, steps: list[int]) -> MoveT:
         """The move made of one turn's search actions (brett.ai): a core move
         (Phutball: the steps of a jump, overridden)."""

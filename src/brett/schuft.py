@@ -41,6 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Union, overload
 
+from . import _schuft_endgame as _endgame
 from ._checks import (
     MAX_COUNT,
     MAX_PLIES,
@@ -587,6 +588,32 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     """brett.ai searches a turn decision by decision; its playouts finish the turn
     in progress at random, play this many turns more and are then valued by the
     race (pieces home, the goal's holes, the way of the others; docs/ai.md)."""
+
+    def _exact_moves(self) -> Optional[list[tuple[Union[SchuftMove, Roll], float]]]:
+        """With the player to move at the start of its turn, at most three pieces
+        not home and none out: every legal move and the expected own turns still
+        needed after it by the solo endgame tables (:mod:`brett._schuft_endgame`),
+        fastest first, ties in ``legal_moves`` order; else None."""
+        core = self._core
+        player = core.player()
+        if player < 0 or self._pending:
+            return None
+        seat = SEATS[self._players][player]
+        tables = _endgame.tables()
+        most = len(tables.levels)
+        if _endgame.endgame(core.get_state(), player, seat, most) is None:
+            return None
+        work = core.clone(False)
+        ranked = []
+        for order, cm in enumerate(work.moves()):
+            work.push(cm, None)
+            after = _endgame.endgame(work.get_state(), player, seat, most)
+            work.pop()
+            assert after is not None  # a move never puts its own pieces out
+            ranked.append((tables.turns(*after), order, cm))
+        ranked.sort()
+        return [(self._move_from_core(cm), turns)  # type: ignore[misc]
+                for turns, _, cm in ranked]
 
     def _search_move(self, steps: list[int]) -> SchuftMove:
         """The turn made of the search's decisions from the start of the turn (the

@@ -151,7 +151,7 @@ def encode(stages: list[list[int]], scale: int, width: int) -> bytes:
 def weights() -> Weights:
     """The shipped weights (read and checked once)."""
     try:
-        data = resources.files("brett").joinpath("data", WEIGHTS_FILE).read_bytes()
+        data = (resources.files("brett") / "data" / WEIGHTS_FILE).read_bytes()
     except OSError as error:
         raise BrettError(f"the Reversi weights file {WEIGHTS_FILE} is missing: {error}") \
             from None

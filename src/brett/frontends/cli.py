@@ -545,8 +545,8 @@ def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO
             best = _search(seat.player, game)[0]
             info = seat.player.last_search
             game.push(best.move)
-            print(f"{game.player_name(player)} plays {best.move} ({info.iterations:,} "
-                  f"iterations, value {best.value:.2f})", file=out, flush=True)
+            print(f"{game.player_name(player)} plays {best.move} ({_worth(best, info)})",
+                  file=out, flush=True)
         elif not _human_turn(game, player, seats, out, err, read):
             return
         print(game, file=out, flush=True)
@@ -571,10 +571,19 @@ def _hint(game: Game[Any], text: str, out: TextIO, err: TextIO) -> None:
         return
     player = _mcts(seconds=seconds)
     stats = _search(player, game)[:HINT_MOVES]
-    moves = ", ".join(f"{s.move} ({s.visits:,} visit{'s' * (s.visits != 1)}, value "
-                      f"{s.value:.2f})" for s in stats)
-    print(f"hint: {moves} ({player.last_search.iterations:,} iterations)", file=out,
-          flush=True)
+    moves = ", ".join(f"{s.move} ({_worth(s)})" for s in stats)
+    searched = "" if stats[0].turns is not None else \
+        f" ({player.last_search.iterations:,} iterations)"
+    print(f"hint: {moves}{searched}", file=out, flush=True)
+
+
+def _worth(stats: Any, info: Any = None) -> str:
+    """What the search found of a move; Schuft's endgame tables give turns instead."""
+    if stats.turns is not None:
+        return f"endgame tables: {stats.turns:.1f} turns to go"
+    tried = (f"{info.iterations:,} iterations" if info is not None
+             else f"{stats.visits:,} visit{'s' * (stats.visits != 1)}")
+    return f"{tried}, value {stats.value:.2f}"
 
 
 def _human_turn(game: Game[Any], player: int, seats: list[Seat], out: TextIO, err: TextIO,

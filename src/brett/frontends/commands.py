@@ -341,8 +341,7 @@ def hint(session: Session, request: Answer) -> Job:
         job.report = _search_report(player)
         stats = player.analyse(snapshot)
         return {"game_id": slot.game_id, "ply": ply,
-                "moves": [{"move": str(s.move), "visits": s.visits, "value": s.value}
-                          for s in stats[:limit]], **_search_info(player)}
+                "moves": [_move_stats(s) for s in stats[:limit]], **_search_info(player)}
 
     return session.search(request, slot, work, session.limits.search_seconds + 5,
                           on_stop=player.stop)
@@ -377,6 +376,14 @@ def _search_report(player: Any) -> Callable[[], Answer]:
         iterations, seconds = now if now is not None else (0, 0.0)
         return {"iterations": iterations, "seconds": round(seconds, 3)}
     return report
+
+
+def _move_stats(stats: Any) -> dict[str, Any]:
+    """A hint's move; ``turns`` only where Schuft's endgame tables answered."""
+    row = {"move": str(stats.move), "visits": stats.visits, "value": stats.value}
+    if stats.turns is not None:
+        row["turns"] = stats.turns
+    return row
 
 
 def _search_info(player: Any) -> Answer:
