@@ -29,10 +29,10 @@ import struct
 import sys
 import zlib
 from collections.abc import Sequence
-from importlib import resources
 from itertools import combinations, combinations_with_replacement
 from typing import Any, Optional
 
+from ._core import data_file
 from .errors import BrettError
 
 MAGIC = b"BRSE"
@@ -129,11 +129,7 @@ def encode(levels: Sequence[Sequence[float]], scale: int = 256) -> bytes:
 @functools.cache
 def tables() -> Tables:
     """The shipped tables (read and checked once)."""
-    try:
-        data = (resources.files("brett") / "data" / FILE).read_bytes()
-    except OSError as error:
-        raise BrettError(f"Schuft's endgame tables {FILE} are missing: {error}") from None
-    return Tables(data)
+    return Tables(data_file(FILE, "Schuft's endgame tables file"))
 
 
 def endgame(state: Sequence[Any], player: int, seat: int,

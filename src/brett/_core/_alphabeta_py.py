@@ -36,10 +36,10 @@ import functools
 import struct
 import sys
 import zlib
-from importlib import resources
 from typing import Optional
 
 from ..errors import BrettError
+from . import data_file
 
 # ---- patterns: (name, squares as (row, col)), one orientation each
 PATTERNS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
@@ -150,12 +150,7 @@ def encode(stages: list[list[int]], scale: int, width: int) -> bytes:
 @functools.cache
 def weights() -> Weights:
     """The shipped weights (read and checked once)."""
-    try:
-        data = (resources.files("brett") / "data" / WEIGHTS_FILE).read_bytes()
-    except OSError as error:
-        raise BrettError(f"the Reversi weights file {WEIGHTS_FILE} is missing: {error}") \
-            from None
-    return Weights(data)
+    return Weights(data_file(WEIGHTS_FILE, "the Reversi weights file"))
 
 
 # ---- the board
