@@ -113,10 +113,8 @@ def match_random(key: str, games: int, seconds: float, max_plies: int, seed: int
 class _TurnsSearch(MCTSPlayer):
     """Schuft's search of whole turns a node with playouts to the end, as it was
     before the search went decision by decision (the cores' "turns" mode), and
-    before the endgame tables (it searches the last pieces too)."""
-
-    def _search(self, game: Any) -> Any:
-        return self._run(game)
+    before the endgame tables (made with ``exact=False``: it searches the last
+    pieces too)."""
 
     def choose(self, game: Any) -> Any:
         cores = brett.schuft._cores.get(game.backend())
@@ -135,7 +133,8 @@ def match_schuft_turns(games: int, seconds: float, max_plies: int, seed: int) ->
         game = brett.Schuft(players=2, seed=seed + g)
         seat = g % 2                                  # the seat of the new search
         new = MCTSPlayer(seconds=seconds, seed=seed + g)
-        old = _TurnsSearch(seconds=seconds, seed=seed * 1000 + g, max_plies=2**31 - 1)
+        old = _TurnsSearch(seconds=seconds, seed=seed * 1000 + g, max_plies=2**31 - 1,
+                           exact=False)
         seats: list[Any] = [old, old]
         seats[seat] = new
         winner, _ = play(game, seats, max_plies)

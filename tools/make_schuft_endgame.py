@@ -43,6 +43,8 @@ from brett._schuft_endgame import PAIRS, RING, SIZES, TRIPLES, encode, sorted_pl
 DICE = ((1, 2, 5, 6, 7, 9), (1, 3, 4, 5, 8, 9), (2, 3, 4, 6, 7, 8))  # Miwin's III, IV, V
 CW, CCW = 0, 1
 Key = tuple[int, tuple[int, ...]]             # (direction, the values still to play)
+KEYS: list[Key] = [(d, r) for d in (CW, CCW) for n in range(3)
+                   for r in itertools.combinations_with_replacement(range(1, 10), n)]
 PLACES3 = np.array(sorted_places(), dtype=np.int64)
 RANK3 = np.full((RING, RING, RING), -1, np.int64)
 RANK3[PLACES3[:, 0], PLACES3[:, 1], PLACES3[:, 2]] = np.arange(len(PLACES3))
@@ -123,13 +125,10 @@ def solve_level(level: int, below: dict[Key, np.ndarray], tolerance: float,
     steps = {(d, v, p): step_index(level, d, v, p)
              for d in (CW, CCW) for v in range(1, 10) for p in range(level)}
     plays = rolls()
-    keys = [(d, r) for d in (CW, CCW) for n in range(3)
-            for r in itertools.combinations_with_replacement(range(1, 10), n)]
-    after = {key: np.concatenate([np.full(size, 20.0), below[key]]) for key in keys}
+    after = {key: np.concatenate([np.full(size, 20.0), below[key]]) for key in KEYS}
+    after[CCW, ()] = after[CW, ()]                  # T itself, whichever way
     started = time.perf_counter()
     for sweep in itertools.count(1):
-        for d in (CW, CCW):
-            after[d, ()][:size] = after[CW, ()][:size]    # T itself, either way
         for n in (1, 2):
             for d in (CW, CCW):
                 for values in itertools.combinations_with_replacement(range(1, 10), n):
@@ -146,7 +145,6 @@ def solve_level(level: int, below: dict[Key, np.ndarray], tolerance: float,
                 f"({time.perf_counter() - started:.0f} s)")
         if change < tolerance:
             break
-    after[CCW, ()][:size] = after[CW, ()][:size]
     log(f"level {level}: {sweep} sweeps, {time.perf_counter() - started:.0f} s")
     return after[CW, ()][:size].copy(), after
 
@@ -169,9 +167,7 @@ def _first_step(after: dict[Key, np.ndarray], steps: dict, level: int, direction
 def solve(levels: int = 3, tolerance: float = 1e-7,
           log: Callable[[str], None] = print) -> list[np.ndarray]:
     """The tables, one per level, in turns."""
-    keys = [(d, r) for d in (CW, CCW) for n in range(3)
-            for r in itertools.combinations_with_replacement(range(1, 10), n)]
-    below = {key: np.zeros(1) for key in keys}         # level 0: home, worth 0
+    below = {key: np.zeros(1) for key in KEYS}         # level 0: home, worth 0
     tables = []
     for level in range(1, levels + 1):
         table, below = solve_level(level, below, tolerance, log)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import array
 import functools
+import math
 import struct
 import sys
 import zlib
@@ -51,7 +52,7 @@ def sorted_places() -> tuple[tuple[int, int, int], ...]:
     return tuple(combinations_with_replacement(range(RING), 3))  # type: ignore[arg-type]
 
 
-SIZES = (9 * RING, len(PAIRS) * RING * RING, len(TRIPLES) * len(sorted_places()))
+SIZES = (9 * RING, len(PAIRS) * RING * RING, len(TRIPLES) * math.comb(RING + 2, 3))
 """The number of states of levels 1, 2 and 3."""
 
 
@@ -87,9 +88,6 @@ class Tables:
         for size in SIZES[:levels]:
             self.levels.append(values[start:start + size])
             start += size
-
-    def knows(self, pieces: int) -> bool:
-        return pieces <= len(self.levels)
 
     def turns(self, holes: Sequence[int], places: Sequence[int]) -> float:
         """Expected own turns for pieces at ``places`` to fill the free goal fields
