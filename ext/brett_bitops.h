@@ -9,14 +9,12 @@
 
 #include <stdint.h>
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-#endif
+#include "brett_platform.h"
 
 /* Number of set bits. */
 static inline int brett_popcount64(uint64_t x)
 {
-#if (defined(__GNUC__) || defined(__clang__)) \
+#if !BRETT_MSVC && (defined(__GNUC__) || defined(__clang__)) \
     && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
     /* One instruction where the target has it (aarch64's CNT, x86 built with
        POPCNT). */
@@ -35,18 +33,18 @@ static inline int brett_popcount64(uint64_t x)
 /* Index of the lowest set bit; x must not be 0. */
 static inline int brett_ctz64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#if BRETT_MSVC && (defined(_M_X64) || defined(_M_ARM64))
     unsigned long i;
     _BitScanForward64(&i, x);
     return (int)i;
-#elif defined(_MSC_VER)
+#elif BRETT_MSVC
     unsigned long i;
     if (_BitScanForward(&i, (unsigned long)x))
         return (int)i;
     _BitScanForward(&i, (unsigned long)(x >> 32));
     return (int)i + 32;
+#elif defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
 #else
     int n = 0;
     while (!(x & 1)) { x >>= 1; n++; }
@@ -57,18 +55,18 @@ static inline int brett_ctz64(uint64_t x)
 /* Index of the highest set bit; x must not be 0. */
 static inline int brett_msb64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return 63 - __builtin_clzll(x);
-#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
+#if BRETT_MSVC && (defined(_M_X64) || defined(_M_ARM64))
     unsigned long i;
     _BitScanReverse64(&i, x);
     return (int)i;
-#elif defined(_MSC_VER)
+#elif BRETT_MSVC
     unsigned long i;
     if (_BitScanReverse(&i, (unsigned long)(x >> 32)))
         return (int)i + 32;
     _BitScanReverse(&i, (unsigned long)x);
     return (int)i;
+#elif defined(__GNUC__) || defined(__clang__)
+    return 63 - __builtin_clzll(x);
 #else
     int n = 0;
     while (x >>= 1) n++;
@@ -79,10 +77,10 @@ static inline int brett_msb64(uint64_t x)
 /* Byte swap (mirrors a bitboard top to bottom). */
 static inline uint64_t brett_bswap64(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_bswap64(x);
-#elif defined(_MSC_VER)
+#if BRETT_MSVC
     return _byteswap_uint64(x);
+#elif defined(__GNUC__) || defined(__clang__)
+    return __builtin_bswap64(x);
 #else
     x = ((x & 0x00FF00FF00FF00FFULL) << 8) | ((x >> 8) & 0x00FF00FF00FF00FFULL);
     x = ((x & 0x0000FFFF0000FFFFULL) << 16) | ((x >> 16) & 0x0000FFFF0000FFFFULL);

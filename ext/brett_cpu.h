@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "brett_platform.h"
+
 #define BRETT_CPU_POPCNT 0x01u
 #define BRETT_CPU_BMI1   0x02u
 #define BRETT_CPU_BMI2   0x04u
@@ -20,30 +22,7 @@
    opmask and ZMM registers. */
 #define BRETT_CPU_AVX512 0x20u
 
-/* The x86-64 targets whose extensions brett can use (not ARM64EC, which
-   defines _M_X64 but runs ARM code). */
-#if (defined(__x86_64__) || defined(_M_X64)) && !defined(_M_ARM64EC)
-#define BRETT_X86_64 1
-#else
-#define BRETT_X86_64 0
-#endif
-
-#if BRETT_X86_64 && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
-
-static inline void brett_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
-{
-    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
-}
-
-static inline uint64_t brett_xgetbv0(void)
-{
-    uint32_t lo, hi;
-    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return ((uint64_t)hi << 32) | lo;
-}
-#elif BRETT_X86_64 && defined(_MSC_VER)
-#include <intrin.h>
+#if BRETT_X86_64 && BRETT_MSVC
 #include <immintrin.h>
 
 static inline void brett_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
@@ -58,12 +37,26 @@ static inline uint64_t brett_xgetbv0(void)
 {
     return (uint64_t)_xgetbv(0);
 }
+#elif BRETT_X86_64 && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+static inline void brett_cpuid(unsigned leaf, unsigned sub, unsigned r[4])
+{
+    __cpuid_count(leaf, sub, r[0], r[1], r[2], r[3]);
+}
+
+static inline uint64_t brett_xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
 #endif
 
 /* The BRETT_CPU_* bits of this machine. */
 static inline unsigned brett_cpu_features(void)
 {
-#if BRETT_X86_64 && (defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER))
+#if BRETT_X86_64 && (BRETT_MSVC || defined(__GNUC__) || defined(__clang__))
     unsigned r[4], max_leaf, max_ext, found = 0;
     brett_cpuid(0, 0, r);
     max_leaf = r[0];

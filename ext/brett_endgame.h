@@ -228,8 +228,8 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
 #undef EG_CTZ
 
 #if BRETT_RV_HAVE_AVX2 || BRETT_RV_HAVE_AVX512
-#if defined(_MSC_VER) && !defined(__clang__)
-#define EG_POPCOUNT(x) ((int)__popcnt64(x))
+#if BRETT_MSVC
+#define EG_POPCOUNT(x) ((int)_mm_popcnt_u64(x))
 #define EG_CTZ(x) ((int)_tzcnt_u64(x))
 #else
 #define EG_POPCOUNT(x) __builtin_popcountll(x)

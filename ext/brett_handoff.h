@@ -24,9 +24,7 @@
 #include "Python.h"
 #include "pythread.h"
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-#endif
+#include "brett_platform.h"
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64) || defined(_M_IX86)
 #include <immintrin.h>
 #define BRETT_PAUSE() _mm_pause()
@@ -43,7 +41,7 @@ typedef struct {
     PyThread_type_lock lock;
 } brett_handoff;
 
-#if defined(_MSC_VER) && !defined(__clang__)
+#if BRETT_MSVC
 static __inline long brett_handoff_load(volatile long *p)
 {
     return _InterlockedCompareExchange(p, 0, 0);

@@ -15,6 +15,18 @@
 #include <stdint.h>
 #include <time.h>
 
+#if defined(_WIN32)
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#define BRETT_LEAN_WINDOWS
+#endif
+#include <windows.h>   /* QueryPerformanceCounter */
+#ifdef BRETT_LEAN_WINDOWS
+#undef WIN32_LEAN_AND_MEAN
+#undef BRETT_LEAN_WINDOWS
+#endif
+#endif
+
 #define BRETT_POLL_SECONDS 0.004
 #define BRETT_POLL_MAX_EVERY 0x40000000u
 
@@ -35,14 +47,16 @@ static inline int brett_interrupted(BrettInterrupt *it)
     return it->poll(it);
 }
 
-/* Seconds on a clock that only matters by its differences.  A jump of a wall
- * clock (MSVC) costs one badly sized countdown, nothing else. */
+/* Seconds on a monotonic clock that only matters by its differences.  Windows:
+ * the performance counter (timespec_get, C11's, is a wall clock and missing from
+ * the C runtime that mingw-w64 builds against by default). */
 static inline double brett_clock(void)
 {
 #if defined(_WIN32)
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    LARGE_INTEGER count, frequency;
+    QueryPerformanceCounter(&count);
+    QueryPerformanceFrequency(&frequency);
+    return (double)count.QuadPart / (double)frequency.QuadPart;
 #elif defined(CLOCK_MONOTONIC)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

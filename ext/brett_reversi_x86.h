@@ -22,8 +22,9 @@ RK_PRAGMA(clang attribute push(__attribute__((target(RK_TARGET))), apply_to = fu
 RK_PRAGMA(GCC target(RK_TARGET))
 #endif
 
-#if defined(_MSC_VER) && !defined(__clang__)
-#define RK_POPCOUNT(x) ((int)__popcnt64(x))
+#if BRETT_MSVC
+/* Intel's names, which MSVC and GCC's headers both have. */
+#define RK_POPCOUNT(x) ((int)_mm_popcnt_u64(x))
 #define RK_CTZ(x) ((int)_tzcnt_u64(x))
 #define RK_MSB(x) (63 - (int)_lzcnt_u64(x))
 #else

@@ -20,7 +20,8 @@ from typing import Any, Optional
 import pytest
 
 PACKAGES = {"gtp-rhino": "grhino", "quarry": "quarry", "Xvfb": "xvfb", "xdotool": "xdotool",
-            "import": "imagemagick", "convert": "imagemagick"}
+            "import": "imagemagick", "convert": "imagemagick", "gcc": "gcc",
+            "clang": "clang", "x86_64-w64-mingw32-gcc": "mingw-w64", "wine": "wine"}
 """Each peer's Debian package."""
 ANSWER_SECONDS = 120.0
 """The longest wait for one answer: generous, the machine may be busy."""

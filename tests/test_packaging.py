@@ -58,10 +58,13 @@ def test_sdist_contains_everything_the_build_needs(tmp_path: Path) -> None:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     expected = {"pyproject.toml", "setup.py", "src/brett/py.typed", "tests/conftest.py",
                 "tests/data/reference.json"}
-    expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "ext").glob("*.h")}
+    # the headers and their C harness (tests/test_headers.py runs it from an sdist too)
+    expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "ext").rglob("*.[ch]")}
     expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "src/brett/_core").glob("*.pyx")}
+    assert "ext/tests/harness.c" in expected
     assert expected <= names, sorted(expected - names)
     assert not any(n.endswith((".so", ".pyd")) for n in names)
+    assert not any(n.startswith("src/") and n.endswith(".c") for n in names)   # Cython's
 
 
 def test_metadata_and_wheel_settings() -> None:

@@ -1,0 +1,537 @@
+/* ext/'s headers run outside Python: the same code the Cython cores compile,
+ * checked against known answers on whatever compiler and operating system
+ * builds this file.
+ *
+ *   bit operations      popcount, lowest/highest bit and byte swap against
+ *                       plain loops on random words and the edge cases
+ *   CPU detection       the features found, and the kernel level chosen for them
+ *   splitmix64          the published first outputs
+ *   the hand-off        two threads passing 20,000 jobs both ways, polling and
+ *                       sleeping on the lock (brett_handoff.h), the data they
+ *                       share made visible by its atomics alone
+ *   Ctrl-C polls        the countdown, the clock and the re-arming
+ *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
+ *                       the 8x8 start (3,005,288; 24,571,284 counting finished
+ *                       games), a board with holes (250,635 at depth 8), and moves, flips and seeded
+ *                       playouts equal to the portable level's
+ *   endgame solver      FFO #40 (+38, a2) on every level
+ *   alpha-beta          brett_eval.h's exact phase agrees with the solver
+ *
+ * Built by tests/test_headers.py with GCC and Clang (-Wall -Wextra -Werror) and,
+ * for the Windows code paths, with mingw-w64 and run under Wine; where
+ * BRETT_MSVC=1 is defined, mingw-w64 compiles the MSVC intrinsic branches
+ * (<intrin.h>) instead of the GCC builtins.  CPython's lock comes from the
+ * stand-in in stub/ (a binary semaphore, as CPython's is).
+ *
+ * Prints one line per check and "harness: N checks, 0 failed"; exits 1 on any
+ * failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long harness_spins;   /* the hand-off's polls before it sleeps, per phase */
+#define BRETT_HANDOFF_SPINS harness_spins
+
+#include "brett_bitops.h"
+#include "brett_cpu.h"
+#include "brett_endgame.h"
+#include "brett_eval.h"
+#include "brett_handoff.h"
+#include "brett_interrupt.h"
+#include "brett_platform.h"
+#include "brett_reversi.h"
+#include "brett_rng.h"
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <pthread.h>
+#endif
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                              \
+    do {                                                              \
+        checks++;                                                     \
+        if (!(cond)) {                                                \
+            failures++;                                               \
+            printf("FAILED %s:%d: ", __FILE__, __LINE__);             \
+            printf(__VA_ARGS__);                                      \
+            printf("\n");                                             \
+        }                                                             \
+    } while (0)
+
+/* ---- a thread, on Win32 or POSIX */
+
+typedef struct {
+    void (*run)(void *arg);
+    void *arg;
+#if defined(_WIN32)
+    HANDLE handle;
+#else
+    pthread_t handle;
+#endif
+} Thread;
+
+#if defined(_WIN32)
+static DWORD WINAPI thread_main(LPVOID p)
+{
+    Thread *t = (Thread *)p;
+    t->run(t->arg);
+    return 0;
+}
+static int thread_start(Thread *t)
+{
+    t->handle = CreateThread(NULL, 0, thread_main, t, 0, NULL);
+    return t->handle != NULL;
+}
+static void thread_join(Thread *t)
+{
+    WaitForSingleObject(t->handle, INFINITE);
+    CloseHandle(t->handle);
+}
+#else
+static void *thread_main(void *p)
+{
+    Thread *t = (Thread *)p;
+    t->run(t->arg);
+    return NULL;
+}
+static int thread_start(Thread *t)
+{
+    return pthread_create(&t->handle, NULL, thread_main, t) == 0;
+}
+static void thread_join(Thread *t)
+{
+    pthread_join(t->handle, NULL);
+}
+#endif
+
+/* ---- bit operations */
+
+static int slow_popcount(uint64_t x)
+{
+    int n = 0;
+    for (; x; x >>= 1)
+        n += (int)(x & 1);
+    return n;
+}
+
+static int slow_ctz(uint64_t x)
+{
+    int n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+static int slow_msb(uint64_t x)
+{
+    int n = -1;
+    for (; x; x >>= 1)
+        n++;
+    return n;
+}
+
+static uint64_t slow_bswap(uint64_t x)
+{
+    uint64_t r = 0;
+    int i;
+    for (i = 0; i < 8; i++)
+        r |= ((x >> (8 * i)) & 0xFF) << (8 * (7 - i));
+    return r;
+}
+
+static void check_bitops(void)
+{
+    static const uint64_t edges[] = {1, 2, 3, 0x8000000000000000ULL, 0xFFFFFFFFFFFFFFFFULL,
+                                     0x00000000FFFFFFFFULL, 0xFFFFFFFF00000000ULL,
+                                     0x0000000100000000ULL, 0x0000000080000000ULL};
+    uint64_t rng = 12345, x;
+    int i, bad = 0;
+    for (i = 0; i < 200000 + (int)(sizeof edges / sizeof edges[0]); i++) {
+        if (i < (int)(sizeof edges / sizeof edges[0]))
+            x = edges[i];
+        else
+            x = brett_rng_next(&rng) >> (i % 64);   /* every bit length */
+        if (!x)
+            continue;
+        if (brett_popcount64(x) != slow_popcount(x) || brett_ctz64(x) != slow_ctz(x)
+            || brett_msb64(x) != slow_msb(x) || brett_bswap64(x) != slow_bswap(x)) {
+            if (bad++ < 5)
+                printf("  bitops differ on %016llx\n", (unsigned long long)x);
+        }
+    }
+    CHECK(bad == 0, "bit operations: %d words differ from the plain loops", bad);
+    CHECK(brett_popcount64(0) == 0, "popcount(0)");
+    CHECK(brett_bswap64(0x0102030405060708ULL) == 0x0807060504030201ULL, "bswap");
+    printf("bit operations: 200,000 words agree with plain loops\n");
+}
+
+/* ---- CPU detection and the kernel levels */
+
+static void check_cpu(void)
+{
+    unsigned f = brett_cpu_features();
+    BrettReversiKernels best = brett_rv_select(BRETT_RV_AVX512);
+    const char *expect = "portable";
+    printf("CPU features:%s%s%s%s%s%s%s -> kernels %s\n", f ? "" : " none",
+           f & BRETT_CPU_POPCNT ? " popcnt" : "", f & BRETT_CPU_BMI1 ? " bmi1" : "",
+           f & BRETT_CPU_BMI2 ? " bmi2" : "", f & BRETT_CPU_LZCNT ? " lzcnt" : "",
+           f & BRETT_CPU_AVX2 ? " avx2" : "", f & BRETT_CPU_AVX512 ? " avx512" : "",
+           best.name);
+#if BRETT_RV_HAVE_AVX2
+    if ((f & BRETT_RV_AVX2_FEATURES) == BRETT_RV_AVX2_FEATURES)
+        expect = "avx2";
+#endif
+#if BRETT_RV_HAVE_AVX512
+    if ((f & BRETT_RV_AVX512_FEATURES) == BRETT_RV_AVX512_FEATURES)
+        expect = "avx512";
+#endif
+    CHECK(strcmp(best.name, expect) == 0, "kernels %s chosen, %s expected", best.name, expect);
+    CHECK(strcmp(brett_rv_select(BRETT_RV_PORTABLE).name, "portable") == 0,
+          "the portable cap");
+    CHECK(!(f & BRETT_CPU_AVX512) || (f & BRETT_CPU_AVX2), "AVX-512 without AVX2");
+#if !BRETT_X86_64
+    CHECK(f == 0, "features %#x reported off x86-64", f);
+#endif
+}
+
+/* ---- splitmix64 */
+
+static void check_rng(void)
+{
+    uint64_t s = 0;
+    const uint64_t a = brett_rng_next(&s), b = brett_rng_next(&s), c = brett_rng_next(&s);
+    CHECK(a == 0xE220A8397B1DCDAFULL && b == 0x6E789E6AA1B965F4ULL
+              && c == 0x06C45D188009454FULL,
+          "splitmix64 from 0: %016llx %016llx %016llx", (unsigned long long)a,
+          (unsigned long long)b, (unsigned long long)c);
+    s = 7;
+    CHECK(brett_rng_below(&s, 1) == 0, "below(1)");
+    printf("splitmix64: the published sequence\n");
+}
+
+/* ---- the hand-off */
+
+#define HANDOFF_JOBS 20000
+
+typedef struct {
+    brett_handoff go, done;
+    long job, answer;   /* plain memory: only the hand-off's barriers order it */
+    int stop;
+} Crew;
+
+static void helper(void *arg)
+{
+    Crew *c = (Crew *)arg;
+    for (;;) {
+        brett_handoff_wait(&c->go);
+        if (c->stop)
+            break;
+        c->answer = 3 * c->job + 1;
+        brett_handoff_post(&c->done);
+    }
+    brett_handoff_post(&c->done);
+}
+
+static void check_handoff(void)
+{
+    static const long spins[] = {0, 50, 20000};
+    int phase;
+    for (phase = 0; phase < 3; phase++) {
+        Crew c;
+        Thread t;
+        long i, wrong = 0;
+        harness_spins = spins[phase];
+        memset(&c, 0, sizeof c);
+        if (brett_handoff_init(&c.go) < 0 || brett_handoff_init(&c.done) < 0) {
+            CHECK(0, "hand-off: no lock");
+            return;
+        }
+        t.run = helper;
+        t.arg = &c;
+        if (!thread_start(&t)) {
+            CHECK(0, "hand-off: no thread");
+            return;
+        }
+        for (i = 0; i < HANDOFF_JOBS; i++) {
+            c.job = i;
+            brett_handoff_post(&c.go);
+            brett_handoff_wait(&c.done);
+            wrong += c.answer != 3 * i + 1;
+        }
+        c.stop = 1;
+        brett_handoff_post(&c.go);
+        brett_handoff_wait(&c.done);
+        thread_join(&t);
+        brett_handoff_free(&c.go);
+        brett_handoff_free(&c.done);
+        CHECK(wrong == 0, "hand-off, %ld polls: %ld wrong answers", spins[phase], wrong);
+        printf("hand-off: %d jobs both ways, %ld polls before sleeping\n", HANDOFF_JOBS,
+               spins[phase]);
+    }
+}
+
+/* ---- positions */
+
+/* A board of 64 characters (a1 b1 ... h8; X O -), X's discs in *x, O's in *o. */
+static void parse_board(const char *text, uint64_t *x, uint64_t *o)
+{
+    int i;
+    *x = *o = 0;
+    for (i = 0; i < 64; i++) {
+        if (text[i] == 'X')
+            *x |= (uint64_t)1 << i;
+        else if (text[i] == 'O')
+            *o |= (uint64_t)1 << i;
+    }
+}
+
+#define SQ(name) (((name)[1] - '1') * 8 + ((name)[0] - 'a'))
+#define BIT(name) ((uint64_t)1 << SQ(name))
+#define START_BLACK (BIT("e4") | BIT("d5"))
+#define START_WHITE (BIT("d4") | BIT("e5"))
+
+/* ---- Ctrl-C polls */
+
+static int polls;
+
+static int count_poll(BrettInterrupt *it)
+{
+    polls++;
+    brett_rearm(it, brett_clock() - it->since);
+    return 0;
+}
+
+static void interrupt_init(BrettInterrupt *it)
+{
+    it->countdown = it->every = 1000;
+    it->stopped = 0;
+    it->poll = count_poll;
+    it->since = brett_clock();
+}
+
+static int stop_at_once(BrettInterrupt *it)
+{
+    it->stopped = 1;
+    return 1;
+}
+
+static void check_interrupt(void)
+{
+    BrettInterrupt it;
+    double t0 = brett_clock(), t1;
+    volatile uint64_t sink = 0;
+    uint64_t s = 1;
+    long i;
+    interrupt_init(&it);
+    for (i = 0; i < 3000000; i++) {
+        if (brett_interrupted(&it))
+            break;
+        sink += brett_rng_next(&s);
+    }
+    t1 = brett_clock();
+    CHECK(i == 3000000 && polls > 0, "%d polls over %ld calls", polls, i);
+    CHECK(t1 >= t0 && t1 - t0 < 600, "brett_clock went from %f to %f", t0, t1);
+    CHECK(it.every >= 1 && it.every <= BRETT_POLL_MAX_EVERY, "every = %u", it.every);
+    printf("polls: %d over 3,000,000 calls, now every %u (%.3f s)\n", polls, it.every,
+           t1 - t0);
+    (void)sink;
+    /* a stop ends a deep perft at its first poll */
+    interrupt_init(&it);
+    it.countdown = 0;
+    it.poll = stop_at_once;
+    CHECK(brett_rv_select(BRETT_RV_AVX512).perft8(START_BLACK, START_WHITE, ~(uint64_t)0, 14,
+                                                  0, &it) == 0 && it.stopped,
+          "a stopped perft(14) went on");
+}
+
+/* ---- the Reversi kernels */
+
+static void check_kernels(void)
+{
+    const uint64_t all = ~(uint64_t)0;
+    const uint64_t holes = all & ~(BIT("b4") | BIT("e2") | BIT("g5"));
+    int level;
+    long long portable_res[5] = {0, 0, 0, 0, 0};
+    for (level = BRETT_RV_PORTABLE; level <= BRETT_RV_AVX512; level++) {
+        BrettReversiKernels k = brett_rv_select(level), p = brett_rv_select(BRETT_RV_PORTABLE);
+        BrettInterrupt it;
+        uint64_t n9, n10, nh, rng = 99, pos = 2024;
+        long long res[5] = {0, 0, 0, 0, 0};
+        int i, differ = 0;
+        if (!brett_rv_runs(level))
+            continue;
+        interrupt_init(&it);
+        n9 = k.perft8(START_BLACK, START_WHITE, all, 9, 0, &it);
+        n10 = k.perft8(START_BLACK, START_WHITE, all, 10, 1, &it);
+        nh = k.perft8(START_BLACK, START_WHITE, holes, 8, 0, &it);
+        CHECK(n9 == 3005288, "%s perft(9) = %llu", k.name, (unsigned long long)n9);
+        CHECK(n10 == 24571284, "%s perft(10) counting finished games = %llu", k.name,
+              (unsigned long long)n10);
+        CHECK(nh == 250635, "%s perft(8) with holes b4 e2 g5 = %llu", k.name,
+              (unsigned long long)nh);
+        k.playouts8(START_BLACK, START_WHITE, 0, all, 2000, &rng, -1, res, &it);
+        if (level == BRETT_RV_PORTABLE)
+            memcpy(portable_res, res, sizeof res);
+        CHECK(res[0] + res[1] + res[2] == 2000 && res[3] == 0, "%s playouts: %lld games",
+              k.name, res[0] + res[1] + res[2] + res[3]);
+        CHECK(memcmp(res, portable_res, sizeof res) == 0, "%s playouts differ from portable",
+              k.name);
+        /* moves and flips of random positions equal to the portable level's */
+        for (i = 0; i < 20000; i++) {
+            uint64_t a = brett_rng_next(&pos), b = brett_rng_next(&pos) & ~a, e = all & ~(a | b);
+            uint64_t m = brett_rv_portable_moves8(a, b, e);
+            int sq;
+            if (level == BRETT_RV_PORTABLE)
+                break;
+#if BRETT_RV_HAVE_AVX2
+            if (level == BRETT_RV_AVX2 && brett_rv_avx2_moves8(a, b, e) != m)
+                differ++;
+#endif
+#if BRETT_RV_HAVE_AVX512
+            if (level == BRETT_RV_AVX512 && brett_rv_avx512_moves8(a, b, e) != m)
+                differ++;
+#endif
+            for (sq = 0; sq < 64; sq++) {
+                uint64_t f;
+                if (!((m >> sq) & 1))
+                    continue;
+                f = brett_rv_portable_flips8(a, b, sq);
+#if BRETT_RV_HAVE_AVX2
+                if (level == BRETT_RV_AVX2 && brett_rv_avx2_flips8(a, b, sq) != f)
+                    differ++;
+#endif
+#if BRETT_RV_HAVE_AVX512
+                if (level == BRETT_RV_AVX512 && brett_rv_avx512_flips8(a, b, sq) != f)
+                    differ++;
+#endif
+                (void)f;
+            }
+        }
+        CHECK(differ == 0, "%s: %d moves or flips differ from portable", k.name, differ);
+        printf("kernels %s: perft(9) %llu, perft(10) %llu, holes perft(8) %llu, "
+               "2,000 playouts %lld-%lld-%lld\n", k.name, (unsigned long long)n9,
+               (unsigned long long)n10, (unsigned long long)nh, res[0], res[1], res[2]);
+        (void)p;
+    }
+}
+
+/* ---- the endgame solver and the alpha-beta search */
+
+static const char FFO40[] =
+    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
+
+static void check_solver(void)
+{
+    uint64_t x, o;
+    int level;
+    parse_board(FFO40, &x, &o);
+    for (level = BRETT_RV_PORTABLE; level <= BRETT_RV_AVX512; level++) {
+        BrettSolver *s;
+        BrettInterrupt it;
+        uint64_t nodes = 0;
+        int score, after;
+        if (!brett_rv_runs(level))
+            continue;
+        s = brett_solver_new(20, ~(uint64_t)0, level);
+        CHECK(s != NULL, "solver: out of memory");
+        if (!s)
+            return;
+        interrupt_init(&it);
+        score = brett_solver_score(s, x, o, -BRETT_SOLVE_INF, BRETT_SOLVE_INF, &it, &nodes);
+        CHECK(score == 38, "FFO #40 on %s: %+d, +38 expected", brett_solver_level_name(level),
+              score);
+        /* a2 is a best move: the position after it scores -38 for O */
+        {
+            const uint64_t f = brett_rv_portable_flips8(x, o, SQ("a2")), b = BIT("a2");
+            after = brett_solver_score(s, o ^ f, x ^ f ^ b, -BRETT_SOLVE_INF, BRETT_SOLVE_INF,
+                                       &it, &nodes);
+        }
+        CHECK(after == -38, "FFO #40 after a2: %+d for O, -38 expected", after);
+        printf("solver %s: FFO #40 %+d, a2, %llu nodes\n", brett_solver_level_name(level),
+               score, (unsigned long long)nodes);
+        brett_solver_free(s);
+    }
+}
+
+static void check_alphabeta(void)
+{
+    /* An evaluation of no pattern: mobility minus the opponent's (size 3 is the two
+       mobility weights and the constant). */
+    int16_t weights[3] = {1, -1, 0};
+    BrettEval ev;
+    BrettSearch s;
+    BrettThought r;
+    uint64_t x, o, nodes = 0;
+    const unsigned table_bits = 16;
+    BrettInterrupt it;
+    int solved;
+    memset(&ev, 0, sizeof ev);
+    ev.w = weights;
+    ev.stages = 1;
+    ev.width = 60;
+    ev.size = 3;
+    ev.scale = 1;
+    memset(&s, 0, sizeof s);
+    interrupt_init(&s.it);
+    s.inner = s.it.poll;
+    s.it.poll = brett_ab_poll;
+    s.e = &ev;
+    s.tt = (BrettTT *)malloc(((size_t)1 << table_bits) * sizeof(BrettTT));
+    s.tt_mask = ((uint64_t)1 << table_bits) - 1;
+    s.solver = brett_solver_new(16, ~(uint64_t)0, BRETT_RV_AVX512);
+    CHECK(s.tt && s.solver, "alpha-beta: out of memory");
+    if (!s.tt || !s.solver)
+        return;
+    /* FFO #40 after a2 (the solver's line): 19 empties, O to move, -38 for O. */
+    parse_board(FFO40, &x, &o);
+    {
+        const uint64_t f = brett_rv_portable_flips8(x, o, SQ("a2")), b = BIT("a2");
+        const uint64_t nx = o ^ f, no = x ^ f ^ b;
+        r = brett_ab_think(&s, nx, no, 6, 20, 0.0);
+        interrupt_init(&it);
+        solved = brett_solve_score(nx, no, -BRETT_SOLVE_INF, BRETT_SOLVE_INF, &it, &nodes);
+    }
+    CHECK(r.exact && r.complete && r.score == solved && solved == -38,
+          "alpha-beta exact phase: %+d (exact %d), solver %+d, -38 expected", r.score, r.exact,
+          solved);
+    printf("alpha-beta: exact phase %+d after a2, as the solver\n", r.score);
+    brett_solver_free(s.solver);
+    free(s.tt);
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IONBF, 0);
+    printf("harness: %d-bit %s-endian, compiled by %s\n", (int)(8 * sizeof(void *)),
+           (*(const unsigned char *)&(const uint16_t){1}) ? "little" : "big",
+#if defined(__clang__)
+           "clang " __clang_version__
+#elif defined(__GNUC__)
+           "gcc " __VERSION__
+#elif defined(_MSC_VER)
+           "msvc"
+#else
+           "an unknown compiler"
+#endif
+    );
+#if BRETT_MSVC
+    printf("MSVC intrinsic branches (<intrin.h>)\n");
+#endif
+    brett_rv_init();
+    check_bitops();
+    check_cpu();
+    check_rng();
+    check_handoff();
+    check_interrupt();
+    check_kernels();
+    check_solver();
+    check_alphabeta();
+    printf("harness: %d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
