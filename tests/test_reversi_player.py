@@ -388,3 +388,20 @@ def test_the_training_script_writes_weights_that_load(tmp_path: Path) -> None:
     assert any(weights.values)
     p, o = random_board(random.Random(1), 20)
     assert abpy.Evaluator(weights).evaluate(p, o) == abpy.evaluate(p, o, weights)
+
+
+def test_the_training_script_counts_bits_without_numpy_2() -> None:
+    """numpy before 2.0 has no bitwise_count: the script's own count (Debian 12
+    ships numpy 1.24) agrees with Python's on every bit length."""
+    np = pytest.importorskip("numpy")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train", ROOT / "tools" / "train_reversi_eval.py")
+    assert spec is not None and spec.loader is not None
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    rng = random.Random(5)
+    words = [0, 1, 2**63, 2**64 - 1] + [rng.getrandbits(rng.randint(1, 64)) for _ in range(500)]
+    counted = train._popcount_swar(np.array(words, dtype=np.uint64))
+    assert counted.tolist() == [bin(w).count("1") for w in words]
+    assert train._popcount(np.array(words, dtype=np.uint64)).tolist() == counted.tolist()

@@ -72,7 +72,19 @@ def _flips(p: np.ndarray, o: np.ndarray, bit: np.ndarray) -> np.ndarray:
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(x).astype(np.int64)
+    """The set bits of each word: numpy 2's bitwise_count, or the same sum in
+    shifts and masks where numpy is older (the project asks for numpy >= 1.21)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(x).astype(np.int64)
+    return _popcount_swar(x)
+
+
+def _popcount_swar(x: np.ndarray) -> np.ndarray:
+    one, two, four, byte = (np.uint64(k) for k in (1, 2, 4, 56))
+    x = x - ((x >> one) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> two) & np.uint64(0x3333333333333333))
+    x = (x + (x >> four)) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((x * np.uint64(0x0101010101010101)) >> byte).astype(np.int64)
 
 
 def read_games(folders: list[str], limit: int | None) -> tuple[np.ndarray, np.ndarray]:
