@@ -137,3 +137,33 @@ def test_the_wheel_jobs_test_what_the_core_extra_can_run() -> None:
                      if isinstance(node, ast.ImportFrom) and node.module and not node.level}
         outside = {m for m in imported - allowed if m not in sys.stdlib_module_names}
         assert not outside, (name, outside)
+
+
+@in_source_tree
+def test_the_wheels_built_are_the_wheels_documented() -> None:
+    """cibuildwheel's build identifiers for Linux, macOS and Windows are exactly the
+    platform tags of docs/development.md's wheel table for every CPython the
+    classifiers name, and the README gives their number."""
+    pytest.importorskip("cibuildwheel")
+    import re
+
+    docs = (ROOT / "docs" / "development.md").read_text()
+    section = docs.split("### Wheels", 1)[1].split("\n#", 1)[0]
+    table = "\n".join(line for line in section.splitlines() if line.startswith("|"))
+    tags = re.findall(r"`((?:manylinux|musllinux|macosx|win)_\w+)`", table)
+    assert len(tags) == len(set(tags)) >= 8, tags
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    minors = [int(c.rsplit(".", 1)[1]) for c in config["project"]["classifiers"]
+              if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    expected = {f"cp3{minor}-{tag}" for minor in minors for tag in tags}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
+    built: set[str] = set()
+    for platform in ("linux", "macos", "windows"):
+        done = subprocess.run([sys.executable, "-m", "cibuildwheel", "--print-build-identifiers",
+                               "--platform", platform], cwd=ROOT, env=env, capture_output=True,
+                              text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        built |= set(done.stdout.split())
+    assert built == expected, (sorted(built - expected), sorted(expected - built))
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"{len(built)} wheels: CPython 3.{min(minors)} to 3.{max(minors)}" in readme
