@@ -4,8 +4,12 @@ nodes, notation, position strings and the integer layer, on both cores."""
 from __future__ import annotations
 
 import itertools
+import os
 import pickle
 import random
+import subprocess
+import sys
+import textwrap
 from collections import Counter
 from typing import Any
 
@@ -640,3 +644,28 @@ def test_the_die_value_rule_lives_in_the_cores_and_they_agree(players: int) -> N
                    for direction in (0, 1, 2, 3) for src in range(-1, 38)
                    for dst in range(-1, 47)] for core in cores]
         assert values[0] == values[1] and set(values[0]) == set(range(10))
+
+
+@needs_cython
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads Linux's /proc")
+def test_copies_that_never_list_moves_hold_no_move_scratch() -> None:
+    """The compiled core's move generator needs about 1 MB of scratch; it is made on
+    a core's first listing of moves, so that the 100,000 tasks of perft_tasks (or as
+    many copies) do not reserve 100 GB (which a 32-bit process cannot)."""
+    script = textwrap.dedent("""
+        import brett
+        def size():
+            with open("/proc/self/status") as status:
+                line = next(line for line in status if line.startswith("VmSize"))
+            return int(line.split()[1]) * 1024
+        game = brett.Schuft.twin("cython")()
+        before = size()
+        copies = [game.copy() for _ in range(3000)]
+        tasks = game.perft_tasks(2, tasks=200)
+        print(size() - before, len(tasks))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=True)
+    grown, tasks = map(int, done.stdout.split())
+    assert tasks >= 200
+    assert grown < 300 << 20, f"3,000 copies took {grown:,} bytes of address space"

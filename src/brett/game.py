@@ -24,6 +24,7 @@ See docs/architecture.md for the layers and what each may touch.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import importlib
@@ -853,11 +854,14 @@ class Game(Generic[MoveT]):
         frontier = [(self._core.clone(False), depth)]
         while len(frontier) < tasks:
             grown: list[tuple[Core, int]] = []
-            for core, left in frontier:
+            level, size = collections.deque(frontier), len(frontier)
+            del frontier[:]   # a parent is let go once split (a Schuft core's scratch is 1 MB)
+            while level:
+                core, left = level.popleft()
                 grown.extend(self._expand(core, left, MAX_TASKS - len(grown)) or [(core, left)])
-            if len(grown) == len(frontier):
-                break  # nothing could be split further
             frontier = grown
+            if len(grown) == size:
+                break  # nothing could be split further
         return [(self._task_position(core), left) for core, left in frontier]
 
     def _task_position(self, core: Core) -> str:

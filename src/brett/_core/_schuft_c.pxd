@@ -79,6 +79,8 @@ cdef struct Gen:
 cdef class SchuftCore(CoreBase):
     cdef State s
     cdef Gen *gen               # scratch of the GIL-holding calls; searches bring their own
+    cdef Gen *_scratch(self) noexcept nogil
+    cdef Gen *_need_scratch(self) except NULL
     cdef Undo *undo
     cdef int nundo
     cdef Py_ssize_t capundo

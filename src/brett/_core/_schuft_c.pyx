@@ -945,13 +945,11 @@ cdef class SchuftCore(CoreBase):
     """The Cython core of Schuft (see the module docstring)."""
 
     def __cinit__(self, *args, **kwargs):
-        self.gen = new_gen()
+        self.gen = NULL     # made on first use: see _scratch
         self.undo = NULL
         self.capundo = 0
         self.nundo = 0
-        if self.gen == NULL:
-            raise MemoryError()
-        self._reserve(64)
+        self._reserve(8)   # grows by doubling: a task of perft_tasks stays small
         memset(&self.s, 0, sizeof(State))
         self.s.n = 2
         self.s.seats[1] = 2
@@ -961,6 +959,19 @@ cdef class SchuftCore(CoreBase):
     def __dealloc__(self):
         free(self.gen)
         free(self.undo)
+
+    cdef Gen *_scratch(self) noexcept nogil:
+        """The generator scratch of the GIL-holding calls (about 1 MB), made on
+        first use: a copy that never lists moves, such as each of the 100,000 tasks
+        perft_tasks may make, needs none.  NULL if it cannot be made."""
+        if self.gen == NULL:
+            self.gen = new_gen()
+        return self.gen
+
+    cdef Gen *_need_scratch(self) except NULL:
+        if self._scratch() == NULL:
+            raise MemoryError()
+        return self.gen
 
     cdef int _reserve(self, Py_ssize_t need) except -1:
         if need > self.capundo:
@@ -1059,7 +1070,7 @@ cdef class SchuftCore(CoreBase):
         cdef int n, i
         if player_of(&self.s) < 0:
             return []
-        n = sorted_moves(self.gen, &self.s)
+        n = sorted_moves(self._need_scratch(), &self.s)
         return [self.gen.results[i].cm for i in range(n)]
 
     def iter_moves(self):
@@ -1068,7 +1079,7 @@ cdef class SchuftCore(CoreBase):
     def count(self, long long limit=-1):
         if player_of(&self.s) < 0:
             return 0
-        return capped(generate(self.gen, &self.s, 0), limit)
+        return capped(generate(self._need_scratch(), &self.s, 0), limit)
 
     def chance_moves(self):
         if player_of(&self.s) != CHANCE:
@@ -1082,7 +1093,7 @@ cdef class SchuftCore(CoreBase):
             return DEF_ROLL_FLAG | <int>brett_rng_below(&rng, 216), rng
         if player == TERMINAL:
             return None, rng
-        k = sorted_moves(self.gen, &self.s)
+        k = sorted_moves(self._need_scratch(), &self.s)
         return self.gen.results[brett_rng_below(&rng, <uint32_t>k)].cm, rng
 
     cdef int _play_checked(self, uint64_t cm, Undo *u, int *vals, int *nvals) noexcept:
@@ -1144,7 +1155,7 @@ cdef class SchuftCore(CoreBase):
         cdef int odst[32]
         if player_of(&self.s) < 0 or cm >= ROLL_FLAG:
             return 0
-        if cm == 0:
+        if cm == 0:   # the callers made the scratch for a pass
             n = generate(self.gen, &self.s, 0)
             return n == 1 and self.gen.results[0].cm == 0
         if turn_len(cm) == 0 or self._play_checked(cm, &u, vals, &nvals) < 0:
@@ -1192,6 +1203,7 @@ cdef class SchuftCore(CoreBase):
         if type(cm_obj) is not int or not 0 <= cm_obj < DEF_ROLL_FLAG:
             return -1
         cm = cm_obj
+        self._need_scratch()
         if not self._turn_legal(cm):
             return -1
         n = generate(self.gen, &self.s, 1)
@@ -1212,6 +1224,8 @@ cdef class SchuftCore(CoreBase):
             return False
         if cm_obj >= DEF_ROLL_FLAG:
             return player_of(&self.s) == CHANCE and 0 <= cm_obj - DEF_ROLL_FLAG < 216
+        if cm_obj == 0:
+            self._need_scratch()   # a pass is legal if it is the only move
         return bool(self._turn_legal(cm_obj))
 
     def push(self, cm_obj, entry):
@@ -1316,6 +1330,8 @@ cdef class SchuftCore(CoreBase):
         if player < 0:
             return 0
         if not SEARCH_DECISIONS:
+            if self._scratch() == NULL:
+                return 0   # the turns mode is a benchmark aid
             n = sorted_moves(self.gen, s)
             for j in range(n):
                 out[j] = <int64_t>self.gen.results[j].cm
@@ -1462,6 +1478,8 @@ cdef class SchuftCore(CoreBase):
         # one game polls interrupted() once: a countdown that high never reaches
         # the signal check (which would take the GIL)
         interrupt_init(&it, 0xFFFFFFFF)
+        if self._scratch() == NULL:
+            return 0
         playouts(self.gen, &s, 1, rng, max_plies, False, res, &it)
         for p in range(4):
             if res[p]:
