@@ -12,7 +12,10 @@ whole turns that came before stays as the cores' "turns" mode, a benchmark aid.
 
 from __future__ import annotations
 
+import math
+import platform
 import random
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +30,10 @@ from conftest import needs_cython
 pytestmark = needs_cython
 
 ROLL_FLAG = 1 << 48
+X87 = platform.machine() in ("i386", "i486", "i586", "i686") and sys.maxsize < 2**32
+"""A 32-bit x86 interpreter does its float arithmetic on the x87, each result rounded
+twice (to 64 bits of mantissa, then to 53): the plain twin's race values may then
+differ from the compiled core's (SSE2) in the last bit."""
 
 SETUPS: dict[str, dict[str, Any]] = {
     "2p": {"players": 2},
@@ -81,7 +88,12 @@ def check_playout(c: Any, py: Any, seed: int, cap: int) -> int:
     assert snapshot(c) == before == snapshot(py) and p.probe_pending(c) == pending
     if mask < 0:
         shares = p.probe_shares(c)
-        assert shares == py._s_shares()
+        expected = py._s_shares()
+        if X87:
+            assert all(math.isclose(a, b, rel_tol=4 * sys.float_info.epsilon)
+                       for a, b in zip(shares, expected, strict=True))
+        else:
+            assert shares == expected
         players = c.get_state()[0]
         assert all(0.0 < s < 1.0 for s in shares[:players]) and shares[players:] == [0.0] * (
             4 - players)
