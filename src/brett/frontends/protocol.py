@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping
 from typing import Any, Optional
 
@@ -88,7 +89,9 @@ def json_type(value: Any) -> str:
 
 def decode(raw: Any) -> dict[str, Any]:
     """A request from its text (``str`` or UTF-8 ``bytes``) or an already parsed
-    object; ProtocolError for anything that is not a JSON object."""
+    object; ProtocolError for anything that is not a JSON object, and for a number
+    that is not finite anywhere in it (``1e999``, ``NaN``: JSON has no such number,
+    and an answer that echoed one could not be read)."""
     if isinstance(raw, (bytes, bytearray)):
         try:
             raw = bytes(raw).decode("utf-8")
@@ -98,13 +101,52 @@ def decode(raw: Any) -> dict[str, Any]:
         if not raw.strip():
             raise ProtocolError("an empty request: a request is a JSON object with \"cmd\"")
         try:
-            raw = json.loads(raw)
+            raw = json.loads(raw, parse_constant=_not_a_number, parse_float=_finite)
         except (ValueError, RecursionError) as exc:
             raise ProtocolError(f"not a JSON object: {exc}") from None
+    elif isinstance(raw, dict):
+        _check_finite(raw)
     if not isinstance(raw, dict):
         raise ProtocolError(f"a request is a JSON object with \"cmd\", not {json_type(raw)} "
                             f"{show(raw)}")
     return raw
+
+
+def _not_a_number(name: str) -> Any:
+    raise ProtocolError(f"{name} is not a JSON number: requests hold finite numbers only")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ProtocolError(f"the number {text[:40]} is beyond a double's range: requests "
+                            "hold finite numbers only")
+    return value
+
+
+def _check_finite(request: dict[str, Any]) -> None:
+    """A parsed request (from a Python caller) holds no infinity or NaN."""
+    stack: list[Any] = [request]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ProtocolError(f"{value} is not a JSON number: requests hold finite "
+                                "numbers only")
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """An answer or event as JSON text.  JSON has no infinity or NaN: an answer that
+    held one (a bug) is answered as an InternalError instead of invalid JSON."""
+    try:
+        return json.dumps(message, allow_nan=False)
+    except ValueError:
+        return json.dumps(error_answer(message.get("id") if "ok" in message else None,
+                                       RuntimeError("the answer held a number that JSON "
+                                                    "cannot write")))
 
 
 # ------------------------------------------------------------------ fields
@@ -118,6 +160,7 @@ class Field:
     high: Optional[float] = None
     above: bool = False          # the value must be greater than ``low``, not equal
     choices: tuple[str, ...] = ()
+    length: int = MAX_TEXT       # the longest string
 
     def check(self, name: str, value: Any) -> Any:
         kind = json_type(value)
@@ -127,8 +170,10 @@ class Field:
             raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
         if kind in ("integer", "number") and not self._in_range(value):
             raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
-        if kind == "string" and (len(value) > MAX_TEXT or
-                                 (self.choices and value not in self.choices)):
+        if kind == "string" and len(value) > self.length:
+            raise LimitExceeded(f"\"{name}\" is {len(value):,} characters long: at most "
+                                f"{self.length:,}")
+        if kind == "string" and self.choices and value not in self.choices:
             raise ProtocolError(f"\"{name}\" must be {self.wanted()} (got {show(value)})")
         return value
 
@@ -246,5 +291,5 @@ def effects(game: Game[Any], move: Any) -> Any:
 
 
 __all__ = ["ERROR_TYPES", "PROTOCOL_VERSION", "Busy", "Field", "Interrupted", "LimitExceeded",
-           "ProtocolError", "check_fields", "decode", "error_answer", "jsonable", "outcome",
-           "show", "state", "summary"]
+           "ProtocolError", "check_fields", "decode", "encode", "error_answer", "jsonable",
+           "outcome", "show", "state", "summary"]

@@ -15,14 +15,13 @@ writes their answers and ends the server; Ctrl-C ends it with exit code 130.
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 from concurrent.futures import Future, wait
 from typing import Any, BinaryIO, Optional, TextIO, Union
 
 from ..game import Game
-from .protocol import LimitExceeded, error_answer
+from .protocol import LimitExceeded, encode, error_answer
 from .sessions import LOCAL, Answer, Hub, Limits
 
 DRAIN_SECONDS = 10.0
@@ -38,7 +37,7 @@ class Writer:
         self.broken = False
 
     def send(self, message: Answer) -> None:
-        line = json.dumps(message) + "\n"
+        line = encode(message) + "\n"
         with self.lock:
             if self.broken:
                 return
