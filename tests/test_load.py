@@ -11,6 +11,7 @@ machine.  The figures are printed (``pytest -s``) for the record."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import sys
@@ -205,3 +206,150 @@ def test_memory_stays_bounded_as_sessions_come_and_go(server: tuple[str, int]) -
     print(f"\n{SESSIONS:,} sessions in {elapsed:.1f} s; server memory {before / 1024:.1f} MB "
           f"-> {after / 1024:.1f} MB")
     assert after - before < 20_000, f"{before} kB -> {after} kB"
+
+
+# ------------------------------------------------------------------ one hostile client
+ATTACKER = "127.0.0.2"
+"""The attacker's address (Linux answers on all of 127.0.0.0/8); the well-behaved
+client comes from 127.0.0.1."""
+ATTACK_SECONDS = 15.0
+
+
+def lattice(size: int = 25) -> str:
+    """A Phutball position with more jump paths than anything can count."""
+    import re
+
+    rows = []
+    for r in range(size):
+        row = "".join("*" if (r, c) == (size // 2, size // 2) else "O" if r % 2 or c % 2
+                      else "." for c in range(size))
+        rows.append(re.sub(r"\.+", lambda m: str(len(m.group())), row))
+    return "/".join(rows) + f" 0 {size}x{size}"
+
+
+def attacker_http() -> Any:
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0,
+                                                                local_addr=(ATTACKER, 0)))
+
+
+async def legal_flood(url: str, stop: asyncio.Event) -> None:
+    """16 sessions asking ``legal`` of a 25x25 lattice, again and again."""
+    record = {"format": "brett-record", "version": 1, "game": "phutball", "start": lattice(),
+              "moves": []}
+    async with attacker_http() as http:
+        async def one() -> None:
+            client = HttpClient(http, url)
+            await client.ask(cmd="hello")
+            gid = (await client.ask(cmd="load", record=record))["game_id"]
+            while not stop.is_set():
+                await client.ask(cmd="legal", game_id=gid)
+        await asyncio.gather(*(one() for _ in range(16)), return_exceptions=True)
+
+
+async def never_reads(url: str, stop: asyncio.Event) -> None:
+    """WebSockets that send ``svg`` of a 25x25 board without end and read nothing."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            async with http.ws_connect(url + "ws", max_msg_size=0) as ws:
+                await ws.send_json({"id": 1, "cmd": "new", "game": "phutball",
+                                    "options": {"columns": 25, "rows": 25}})
+                gid = (await ws.receive_json(timeout=60))["game_id"]
+                request = json.dumps({"cmd": "svg", "game_id": gid})
+                while not stop.is_set() and not ws.closed:
+                    await asyncio.wait_for(ws.send_str(request), 60)
+        await asyncio.gather(*(one() for _ in range(4)), return_exceptions=True)
+
+
+async def idle_websockets(url: str, stop: asyncio.Event) -> None:
+    """1,000 WebSockets that say nothing (past the address's share: refused)."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            async with http.ws_connect(url + "ws"):
+                await stop.wait()
+        await asyncio.gather(*(one() for _ in range(1000)), return_exceptions=True)
+
+
+async def hello_flood(url: str, stop: asyncio.Event) -> None:
+    """1,000 HTTP sessions kept alive by a ``list`` each, in a loop."""
+    async with attacker_http() as http:
+        clients = [HttpClient(http, url) for _ in range(1000)]
+        await asyncio.gather(*(c.ask(cmd="hello") for c in clients), return_exceptions=True)
+        while not stop.is_set():
+            await asyncio.gather(*(c.ask(cmd="list") for c in clients), return_exceptions=True)
+
+
+async def hint_flood(url: str, stop: asyncio.Event) -> None:
+    """40 sessions with two 60-second hints each."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            client = HttpClient(http, url)
+            await client.ask(cmd="hello")
+            games = [(await client.ask(cmd="new", game="phutball"))["game_id"]
+                     for _ in range(2)]
+            while not stop.is_set():
+                await asyncio.gather(*(client.ask(cmd="hint", game_id=g, seconds=60)
+                                       for g in games))
+        await asyncio.gather(*(one() for _ in range(40)), return_exceptions=True)
+
+
+ATTACKS = {"legal flood": legal_flood, "a client that never reads": never_reads,
+           "1,000 idle WebSockets": idle_websockets, "1,000 HTTP sessions": hello_flood,
+           "40 x 2 60-second hints": hint_flood}
+
+
+async def well_behaved(url: str) -> tuple[Timings, float]:
+    """Whole games of state/move requests, then a short hint: (timings, the hint's
+    seconds)."""
+    timings = Timings()
+    async with aiohttp.ClientSession() as http:
+        client = HttpClient(http, url)
+        await client.ask(cmd="hello")
+        rng = random.Random(5)
+        deadline = time.perf_counter() + ATTACK_SECONDS / 2
+        while time.perf_counter() < deadline:
+            gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
+            while True:
+                start = time.perf_counter()
+                state = await client.ask(cmd="state", game_id=gid)
+                timings.add("state", time.perf_counter() - start, state)
+                if state["outcome"] is not None:
+                    break
+                legal = await client.ask(cmd="legal", game_id=gid)
+                start = time.perf_counter()
+                moved = await client.ask(cmd="move", game_id=gid, move=rng.choice(legal["moves"]))
+                timings.add("move", time.perf_counter() - start, moved)
+            await client.ask(cmd="close", game_id=gid)
+        gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
+        start = time.perf_counter()
+        hint = await client.ask(cmd="hint", game_id=gid, seconds=0.2)
+        hint_seconds = time.perf_counter() - start
+        if not hint["ok"]:
+            timings.failures.append(hint)
+    return timings, hint_seconds
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 is Linux's")
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_a_well_behaved_client_is_served_while_one_address_attacks(
+        server: tuple[str, int], attack: str) -> None:
+    url, pid = server
+
+    async def run() -> tuple[Timings, float]:
+        stop = asyncio.Event()
+        attacking = asyncio.create_task(ATTACKS[attack](url, stop))
+        await asyncio.sleep(ATTACK_SECONDS / 2)
+        try:
+            return await well_behaved(url)
+        finally:
+            stop.set()
+            attacking.cancel()
+            await asyncio.gather(attacking, return_exceptions=True)
+
+    timings, hint = asyncio.run(run())
+    p99 = timings.quantile(0.99, ("state", "move"))
+    print(f"\n{attack}: state/move p50 {timings.quantile(0.5, ('state', 'move')) * 1000:.1f} ms,"
+          f" p99 {p99 * 1000:.1f} ms over {sum(len(v) for v in timings.seconds.values())} "
+          f"requests; a 0.2 s hint answered in {hint:.2f} s; server {rss_kb(pid) / 1024:.0f} MB")
+    assert timings.failures == []
+    assert p99 < P99_BOUND, f"p99 {p99 * 1000:.1f} ms"
+    assert hint < 1.0, f"the short hint took {hint:.2f} s"

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .. import __version__
+from .. import Stopped, __version__
 from .._checks import MAX_PERFT_DEPTH
 from ..errors import BrettError, InvalidRecordError
 from ..game import GAMES, Game
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 
 MAX_LIST = 100_000
 """The most moves a ``legal`` or ``hint`` answer lists (``limit`` may ask for fewer)."""
+MAX_LIST_TEXT = 1 << 20
+"""The most characters of move text one ``legal`` answer lists (a Phutball jump path
+can be hundreds of characters long)."""
 MAX_COUNT = 1_000_000
 """``legal`` counts moves up to this many (a crowded Phutball board has more jump
 paths than anything can count); past it, ``"more": true``."""
@@ -49,6 +52,8 @@ MAX_ITERATIONS = 100_000_000
 """The largest ``iterations`` budget of ``play`` and ``hint``."""
 DEFAULT_SECONDS = 1.0
 """The search of ``play`` and ``hint`` when no budget is given."""
+RECORD_TEXT = 1 << 20
+"""The longest record text ``load`` reads (characters): a request's own limit."""
 RECORD_FORMATS = ("json", "sgf", "ggf", "pos", "txt")
 """The record formats of ``save`` and ``load``: brett's JSON, SGF, GGF (GGS archives
 too), position lists and Othello transcripts (the text formats of brett.records)."""
@@ -119,7 +124,7 @@ def stop(session: Session, request: Answer) -> Answer:
         count = session.stop(lambda job: job.slot.game_id == request["game_id"],
                              "stopped by a stop request")
     else:
-        count = session.stop(lambda job: True, "stopped by a stop request")
+        count = session.stop(lambda job: True, "stopped by a stop request", bounded=True)
     return {"stopped": count}
 
 
@@ -173,22 +178,49 @@ def state_(session: Session, request: Answer) -> Answer:
 
 
 def legal(session: Session, request: Answer) -> Answer:
+    """The legal moves, bounded: at most ``limit`` of them and :data:`MAX_LIST_TEXT`
+    characters, counted up to :data:`MAX_COUNT`, all within the server's
+    ``legal_seconds`` (a ``stop`` ends it sooner).  Cut short, it says ``"more":
+    true`` and ``count`` is the least number of moves there are."""
     game = session.slot(request["game_id"]).game
     limit = request.get("limit", MAX_LIST)
-    if "prefix" in request:  # click-to-move: the moves these clicks make, and what next
-        if not all(isinstance(c, str) for c in request["prefix"]):
-            raise ProtocolError(f"\"prefix\" must be an array of strings (got "
-                                f"{show(request['prefix'])})")
-        clicks = game.legal_moves.clicks(*request["prefix"])
-        return {"moves": [str(m) for m in clicks.moves[:limit]],
-                "count": len(clicks.moves), "next": list(clicks.next)}
-    moves: list[str] = []
-    for move in game.legal_moves:
-        if len(moves) >= limit:
+    seconds = session.limits.legal_seconds
+    with session.within(seconds) as stopper:
+        if "prefix" in request:
+            return _clicks(game, request["prefix"], limit, seconds)
+        moves: list[str] = []
+        text, cut = 0, False
+        try:
+            for move in game.legal_moves:
+                if len(moves) >= limit:
+                    break
+                if text >= MAX_LIST_TEXT or stopper.stopped:
+                    cut = True
+                    break
+                moves.append(str(move))
+                text += len(moves[-1])
+            count = len(moves) if cut else game.legal_moves.count(limit=MAX_COUNT)
+        except Stopped:
+            cut, count = True, len(moves)
+    return {"moves": moves, "count": min(count, MAX_COUNT), "more": cut or count > MAX_COUNT}
+
+
+def _clicks(game: Game[Any], prefix: Any, limit: int, seconds: float) -> Answer:
+    """Click-to-move: the moves these clicks make, and which clicks may come next."""
+    if not all(isinstance(c, str) for c in prefix):
+        raise ProtocolError(f"\"prefix\" must be an array of strings (got {show(prefix)})")
+    try:
+        clicks = game.legal_moves.clicks(*prefix)
+    except Stopped:
+        raise Interrupted(f"legal stopped after {seconds:g} s, the server's limit for "
+                          "it, or by a stop request") from None
+    moves, text = [], 0
+    for move in clicks.moves[:limit]:
+        if text >= MAX_LIST_TEXT:
             break
         moves.append(str(move))
-    count = game.legal_moves.count(limit=MAX_COUNT)
-    return {"moves": moves, "count": min(count, MAX_COUNT), "more": count > MAX_COUNT}
+        text += len(moves[-1])
+    return {"moves": moves, "count": len(clicks.moves), "next": list(clicks.next)}
 
 
 def _free(slot: Slot) -> Game[Any]:
@@ -322,7 +354,7 @@ def play(session: Session, request: Answer) -> Union[Answer, Job]:
                 **state(game), **_search_info(player), "value": best.value}
 
     return session.search(request, slot, work, session.limits.search_seconds + 5,
-                          on_stop=player.stop)
+                          on_stop=player.stop, budget=player.seconds)
 
 
 def hint(session: Session, request: Answer) -> Job:
@@ -344,7 +376,7 @@ def hint(session: Session, request: Answer) -> Job:
                 "moves": [_move_stats(s) for s in stats[:limit]], **_search_info(player)}
 
     return session.search(request, slot, work, session.limits.search_seconds + 5,
-                          on_stop=player.stop)
+                          on_stop=player.stop, budget=player.seconds)
 
 
 def _player(session: Session, request: Answer) -> Any:
@@ -407,7 +439,7 @@ COMMANDS: dict[str, Command] = {
     "random_move": Command({**GAME_ID, **SEED}, random_move),
     "svg": Command({**GAME_ID, **PLY, "options": Field(("object",))}, svg),
     "save": Command({**GAME_ID, "format": Field(("string",), choices=RECORD_FORMATS)}, save),
-    "load": Command({"record": Field(("object", "string"), required=True),
+    "load": Command({"record": Field(("object", "string"), required=True, length=RECORD_TEXT),
                      "format": Field(("string",), choices=RECORD_FORMATS)}, load),
     "perft": Command({**GAME_ID, "depth": integer(0, MAX_PERFT_DEPTH, required=True),
                       "count_finished": Field(("boolean",)), **PROGRESS}, perft),

@@ -25,7 +25,7 @@ import secrets
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional, Union
 
@@ -79,13 +79,29 @@ class Limits:
     session_idle: Optional[float] = 1800.0
     """A session without a connection that sent nothing for this long ends."""
     evict_idle: float = 60.0
-    """When the server is full, a connectionless session idle this long makes room."""
+    """When the server is full, the session idle the longest makes room if it has been
+    idle this long (a connection's too: it is closed)."""
+    legal_seconds: float = 2.0
+    """The longest ``legal``: past it, it answers the moves it has listed so far."""
+    peer_sessions: int = 64
+    """Sessions one client address may hold (past it, its own session idle the longest
+    makes room if it has been idle ``evict_idle`` seconds)."""
+    peer_connections: int = 64
+    """WebSocket connections one client address may hold."""
+    peer_requests: int = 8
+    """Requests of one client address worked on at once (the others wait their turn):
+    half the web server's request threads."""
+    peer_searches: int = 4
+    """Searches one client address may have running or waiting, over all its sessions."""
+    peer_search_seconds: float = 240.0
+    """The time budgets of one client address's searches running or waiting, summed."""
 
     def public(self) -> dict[str, Any]:
         """The limits a client may want to know (``hello``)."""
         return {k: getattr(self, k) for k in ("request_bytes", "games", "searches",
                                               "search_seconds", "perft_seconds",
-                                              "game_idle", "session_idle")}
+                                              "legal_seconds", "game_idle", "session_idle",
+                                              "peer_sessions", "peer_searches")}
 
 
 LOCAL = Limits(games=1000, searches=8, session_idle=None, game_idle=None)
@@ -124,13 +140,15 @@ class Job:
 
     def __init__(self, session: Session, request: Answer, slot: Slot,
                  work: Callable[[Job], Answer], limit: float,
-                 on_stop: Optional[Callable[[], None]] = None) -> None:
+                 on_stop: Optional[Callable[[], None]] = None,
+                 budget: Optional[float] = None) -> None:
         self.session = session
         self.ident = request.get("id")
         self.cmd: str = request["cmd"]
         self.slot = slot
         self.work = work
         self.limit = limit
+        self.budget = budget or 0.0   # the seconds it asks for: its client's share counts them
         self.on_stop = on_stop   # a tree search's own stop (it keeps its best move)
         self.wants_progress = bool(request.get("progress"))
         self.report: Optional[Callable[[], Answer]] = None  # progress fields, while running
@@ -196,12 +214,16 @@ class Job:
 class Session:
     """One client's games and searches (see the module)."""
 
-    def __init__(self, hub: Hub, events: Optional[Events] = None) -> None:
+    def __init__(self, hub: Hub, events: Optional[Events] = None,
+                 peer: Optional[str] = None) -> None:
         self.hub = hub
         self.limits = hub.limits
         self.token = secrets.token_urlsafe(24)
         self.events = events
+        self.peer = peer                     # the client's address (None: a pipe)
+        self.closer: Optional[Callable[[], None]] = None   # ends the connection, if any
         self.attached = events is not None   # a stream: it lives as long as its connection
+        self.bounded: set[Stopper] = set()   # quick requests bounded in time (legal)
         self.lock = threading.RLock()        # quick commands, one at a time
         self.games: dict[str, Slot] = {}
         self.jobs: dict[int, Job] = {}       # under jobs_lock: stop must not wait for lock
@@ -273,10 +295,30 @@ class Session:
 
     # ---- searches
     def search(self, request: Answer, slot: Slot, work: Callable[[Job], Answer], limit: float,
-               on_stop: Optional[Callable[[], None]] = None) -> Job:
+               on_stop: Optional[Callable[[], None]] = None,
+               budget: Optional[float] = None) -> Job:
         """Start a search on ``slot``'s game (see :class:`Job`): it runs in the
-        hub's pool; its answer comes through the job's future."""
-        return self.start(Job(self, request, slot, work, limit, on_stop))
+        hub's pool; its answer comes through the job's future.  ``budget``: the
+        seconds a tree search asks for (its client's share of the server counts them;
+        a perft counts by number only)."""
+        return self.start(Job(self, request, slot, work, limit, on_stop, budget))
+
+    @contextlib.contextmanager
+    def within(self, seconds: float) -> Iterator[Stopper]:
+        """A quick request's work bounded in time: a :class:`~brett.Stopper` held by
+        this thread that the hub's ticker stops after ``seconds``, and a ``stop``
+        request of the session at once."""
+        stopper = Stopper()
+        with self.jobs_lock:
+            self.bounded.add(stopper)
+        self.hub.stop_at(stopper, time.monotonic() + seconds)
+        try:
+            with stopper:
+                yield stopper
+        finally:
+            self.hub.stop_at(stopper, None)
+            with self.jobs_lock:
+                self.bounded.discard(stopper)
 
     def start(self, job: Job) -> Job:
         with self.jobs_lock:
@@ -300,21 +342,28 @@ class Session:
         if job.slot.playing is job:
             job.slot.playing = None
 
-    def stop(self, which: Callable[[Job], bool], reason: str) -> int:
-        """Stop this session's searches that ``which`` picks; how many."""
+    def stop(self, which: Callable[[Job], bool], reason: str, bounded: bool = False) -> int:
+        """Stop this session's searches that ``which`` picks (and, with ``bounded``,
+        its quick requests bounded in time); how many."""
         with self.jobs_lock:
             chosen = [job for job in self.jobs.values() if which(job)]
+            quick = list(self.bounded) if bounded else []
         for job in chosen:
             job.stop(reason)
-        return len(chosen)
+        for stopper in quick:
+            stopper.stop()
+        return len(chosen) + len(quick)
 
     def end(self, reason: str) -> None:
-        """End the session: its searches stop, its games are dropped."""
+        """End the session: its searches stop, its games are dropped, its connection
+        (if the hub ends it) is closed."""
+        self.closed = True
+        self.stop(lambda job: True, reason, bounded=True)
         with self.lock:
-            self.closed = True
-            self.stop(lambda job: True, reason)
             self.games.clear()
-        self.events = None
+        closer, self.closer, self.events = self.closer, None, None
+        if closer is not None:
+            closer()
 
 
 def _echoed(ident: Any) -> Any:
@@ -333,20 +382,31 @@ class Hub:
                                        initializer=_background)
         self.waiting = 0
         self.running: set[Job] = set()
+        self.peers: dict[str, PeerShare] = {}   # what each client address holds
+        self.deadlines: dict[Stopper, float] = {}
         self._closed = threading.Event()
         self._swept = time.monotonic()
         self._ticker = threading.Thread(target=self._tick, name="brett-ticker", daemon=True)
         self._ticker.start()
 
     # ---- sessions
-    def open(self, events: Optional[Events] = None) -> Session:
-        """A new session (``events``: a streaming client's sink for unsolicited messages)."""
+    def open(self, events: Optional[Events] = None, peer: Optional[str] = None) -> Session:
+        """A new session (``events``: a streaming client's sink for unsolicited
+        messages; ``peer``: the client's address, whose share is limited)."""
         with self.lock:
-            if len(self.sessions) >= self.limits.sessions and not self._evict():
+            share = self.peers.get(peer) if peer is not None else None
+            if share is not None and share.sessions >= self.limits.peer_sessions \
+                    and not self._evict(peer, self.limits.evict_idle):
+                raise LimitExceeded(f"this address holds {share.sessions} sessions, the "
+                                    "most one may, all of them in use: end one first")
+            if len(self.sessions) >= self.limits.sessions \
+                    and not self._evict(None, self.limits.evict_idle):
                 raise LimitExceeded(f"the server holds {len(self.sessions)} sessions, the "
                                     "most it may: try again later")
-            session = Session(self, events)
+            session = Session(self, events, peer)
             self.sessions[session.token] = session
+            if peer is not None:
+                self.peers.setdefault(peer, PeerShare()).sessions += 1
         return session
 
     def get(self, token: str) -> Optional[Session]:
@@ -355,33 +415,60 @@ class Hub:
 
     def end(self, session: Session, reason: str = "the session ended") -> None:
         with self.lock:
-            self.sessions.pop(session.token, None)
+            self._forget(session)
         session.end(reason)
 
-    def _evict(self) -> bool:
-        """Make room (hub lock held): end the connectionless session idle the longest,
-        if it has been idle for ``evict_idle`` seconds and searches nothing."""
+    def _forget(self, session: Session) -> None:
+        """Drop a session from the tables (hub lock held)."""
+        if self.sessions.pop(session.token, None) is not None and session.peer is not None:
+            share = self.peers[session.peer]
+            share.sessions -= 1
+            if share.empty():
+                del self.peers[session.peer]
+
+    def _evict(self, peer: Optional[str], idle: float) -> bool:
+        """Make room (hub lock held): end the session idle the longest (of ``peer``,
+        if given) that searches nothing and has been idle ``idle`` seconds; a
+        connection's session too (its connection is closed)."""
         now = time.monotonic()
-        idle = [s for s in self.sessions.values()
-                if not s.attached and not s.jobs and now - s.seen >= self.limits.evict_idle]
-        if not idle:
+        candidates = [s for s in self.sessions.values()
+                      if (peer is None or s.peer == peer) and not s.jobs
+                      and now - s.seen >= idle]
+        if not candidates:
             return False
-        oldest = min(idle, key=lambda s: s.seen)
-        del self.sessions[oldest.token]
+        oldest = min(candidates, key=lambda s: s.seen)
+        self._forget(oldest)
         threading.Thread(target=oldest.end, args=("the server needed room",),
                          daemon=True).start()
         return True
 
     # ---- searches
     def submit(self, job: Job) -> None:
+        peer = job.session.peer
         with self.lock:
             if self._closed.is_set():
                 raise Interrupted("the server is shutting down")
+            share = self.peers.get(peer) if peer is not None else None
+            if share is not None:
+                self._check_share(share, job)
             if self.waiting >= self.limits.queue:
                 raise LimitExceeded(f"the server is busy: {len(self.running)} searches run and "
                                     f"{self.waiting} wait; try again later")
             self.waiting += 1
+            if share is not None:
+                share.searches += 1
+                share.seconds += job.budget
         self.pool.submit(job.run)
+
+    def _check_share(self, share: PeerShare, job: Job) -> None:
+        limits = self.limits
+        if share.searches >= limits.peer_searches:
+            raise LimitExceeded(f"this address has {share.searches} searches running or "
+                                "waiting, the most one may: wait for one or stop it")
+        if share.seconds + job.budget > limits.peer_search_seconds:
+            raise LimitExceeded(f"this address's searches running or waiting ask for "
+                                f"{share.seconds:g} s, and this one {job.budget:g} s more: "
+                                f"the most is {limits.peer_search_seconds:g} s")
 
     def job_started(self, job: Job) -> None:
         with self.lock:
@@ -394,6 +481,21 @@ class Hub:
                 self.running.discard(job)
             elif job.started is None:    # stopped while it waited
                 self.waiting -= 1
+            peer = job.session.peer
+            share = self.peers.get(peer) if peer is not None else None
+            if share is not None and peer is not None:
+                share.searches -= 1
+                share.seconds -= job.budget
+                if share.empty():
+                    del self.peers[peer]
+
+    def stop_at(self, stopper: Stopper, deadline: Optional[float]) -> None:
+        """Have the ticker stop ``stopper`` at ``deadline`` (None: forget it)."""
+        with self.lock:
+            if deadline is None:
+                self.deadlines.pop(stopper, None)
+            else:
+                self.deadlines[stopper] = deadline
 
     # ---- the ticker
     def _tick(self) -> None:
@@ -407,6 +509,9 @@ class Hub:
         now = time.monotonic()
         with self.lock:
             running = list(self.running)
+            due = [stopper for stopper, at in self.deadlines.items() if at <= now]
+        for stopper in due:
+            stopper.stop()
         for job in running:
             if job.started is not None and now - job.started > job.limit:
                 job.stop(f"{job.cmd} stopped after {job.limit:g} s: the server's limit")
@@ -439,9 +544,23 @@ class Hub:
         with self.lock:
             sessions = list(self.sessions.values())
             self.sessions.clear()
+            self.peers.clear()
         for session in sessions:
             session.end("the server is shutting down")
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclasses.dataclass
+class PeerShare:
+    """What one client address holds of a server: sessions, and searches running or
+    waiting with the seconds they ask for."""
+
+    sessions: int = 0
+    searches: int = 0
+    seconds: float = 0.0
+
+    def empty(self) -> bool:
+        return self.sessions == 0 and self.searches == 0
 
 
 SEARCH_NICENESS = 10
@@ -470,4 +589,4 @@ def _close_idle_games(session: Session, now: float, idle: float) -> None:
                           "reason": f"idle for {idle:g} s"})
 
 
-__all__ = ["LOCAL", "Hub", "Job", "Limits", "Session", "Slot"]
+__all__ = ["LOCAL", "Hub", "Job", "Limits", "PeerShare", "Session", "Slot"]

@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import importlib.resources
 import ipaddress
-import json
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable
@@ -33,7 +32,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Optional, TextIO
 
 from ..errors import BrettError
-from .protocol import LimitExceeded, ProtocolError, decode, error_answer
+from .protocol import LimitExceeded, ProtocolError, decode, encode, error_answer
 from .sessions import Answer, Hub, Limits, Session
 
 try:
@@ -49,8 +48,16 @@ BODY_SECONDS = 10.0
 """How long the body of a request may take to arrive."""
 IDLE_CONNECTION = 30.0
 """An HTTP connection that sends no request for this long is closed."""
-OUTBOX = 1000
-"""Messages queued for a WebSocket client that does not read: past this it is closed."""
+OUTBOX_BYTES = 4 << 20
+"""Answers queued for a WebSocket client beyond this: its requests are no longer read
+until it reads them (back-pressure)."""
+SLOW_READER_SECONDS = 30.0
+"""A WebSocket client whose unread answers stay past OUTBOX_BYTES this long is closed."""
+CLOSE_SECONDS = 2.0
+"""How long a closing handshake may take before the connection is cut."""
+PEER_WAITING = 64
+"""Requests of one address waiting for their turn (``peer_requests`` are worked on
+at once): past this a request is refused."""
 REQUEST_THREADS = 16
 """Threads answering quick requests (the event loop never waits for the engine)."""
 HEADERS = {
@@ -93,6 +100,8 @@ class App:
             server_log.addFilter(_not_a_client_fault)
         self.threads = ThreadPoolExecutor(REQUEST_THREADS, thread_name_prefix="brett-request")
         self.sockets: set[Any] = set()
+        self.connections: dict[str, int] = {}   # WebSockets of each client address
+        self.gate = Gate(hub.limits.peer_requests)
         self.app = web.Application(middlewares=[self._guard],
                                    client_max_size=hub.limits.request_bytes)
         self.app.router.add_get("/ws", self.websocket)
@@ -107,12 +116,20 @@ class App:
         host = request.headers.get("Host", "")
         origin = request.headers.get("Origin")
         if host not in self.hosts:
-            return _refusal(403, f"Host {host!r:.60} is not this server's: refused "
-                                 "(see brett serve --allow-host)")
-        if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
-            return _refusal(403, f"Origin {origin!r:.60} is another site: refused")
-        response = await handler(request)
-        response.headers.update(HEADERS)
+            response = _refusal(403, f"Host {host!r:.60} is not this server's: refused "
+                                     "(see brett serve --allow-host)")
+        elif origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+            response = _refusal(403, f"Origin {origin!r:.60} is another site: refused")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPException as exc:   # the router's 404 and 405, as JSON
+                if exc.status < 400:
+                    raise
+                response = _refusal(exc.status, f"{request.method} {request.path[:80]}: "
+                                                f"{exc.reason}")
+        if not response.prepared:   # a WebSocket has sent its headers already
+            response.headers.update(HEADERS)
         return response
 
     # ---- the page
@@ -134,102 +151,146 @@ class App:
             return _refusal(408, f"the request's body did not arrive in {self.body_seconds:g} s")
         except web.HTTPRequestEntityTooLarge:
             return _refusal(413, f"a request is at most {self.hub.limits.request_bytes} bytes")
-        session, answer = self._http_session(request, body)
+        peer = _peer(request)
+        session, refusal = self._http_session(request, body, peer)
         if session is None:
-            return web.json_response(answer)
+            return _json(refusal if refusal is not None else await self._sessionless(body))
         if session.in_flight >= self.hub.limits.requests:
-            return web.json_response(error_answer(None, LimitExceeded(
+            return _json(encode(error_answer(None, LimitExceeded(
                 f"{session.in_flight} requests of this session are being answered, the "
-                "most at once: wait for one")))
+                "most at once: wait for one"))))
         session.in_flight += 1
         try:
-            answer = await self._answer(session, body)
+            text = await self._answer(session, body, peer)
         finally:
             session.in_flight -= 1
         if session.quit:
             await self._end(session, "the client quit")
-        return web.json_response(answer)
+        return _json(text)
 
-    def _http_session(self, request: Any, body: bytes) -> tuple[Optional[Session], Answer]:
-        """The request's session; ``hello`` without one opens one."""
+    def _http_session(self, request: Any, body: bytes,
+                      peer: str) -> tuple[Optional[Session], Optional[str]]:
+        """The request's session, or the refusal's text; ``hello`` without a session
+        opens one, ``games`` is answered without one (both: None, None)."""
         token = request.headers.get(SESSION_HEADER)
         if token is not None:
             session = self.hub.get(token)
             if session is not None:
-                return session, {}
-            return None, error_answer(None, ProtocolError(
+                return session, None
+            return None, encode(error_answer(None, ProtocolError(
                 f"unknown session: it ended (idle, or the server restarted) or never existed; "
-                f"send {{\"cmd\": \"hello\"}} without {SESSION_HEADER} for a new one"))
+                f"send {{\"cmd\": \"hello\"}} without {SESSION_HEADER} for a new one")))
         try:
             command = decode(body).get("cmd")
         except ProtocolError as exc:
-            return None, error_answer(None, exc)
-        if command not in ("hello", "games"):
-            return None, error_answer(None, ProtocolError(
+            return None, encode(error_answer(None, exc))
+        if command == "games":
+            return None, None
+        if command != "hello":
+            return None, encode(error_answer(None, ProtocolError(
                 f"no session: send {{\"cmd\": \"hello\"}} first and then its \"session\" in "
-                f"the {SESSION_HEADER} header"))
+                f"the {SESSION_HEADER} header")))
         try:
-            return self.hub.open(), {}
+            return self.hub.open(peer=peer), None
         except LimitExceeded as exc:
-            return None, error_answer(None, exc)
+            return None, encode(error_answer(None, exc))
 
-    async def _answer(self, session: Session, raw: Any) -> Answer:
-        """The session's answer, worked out off the event loop."""
+    async def _sessionless(self, body: bytes) -> str:
+        """The answer to ``games`` sent without a session (none is opened for it)."""
         loop = asyncio.get_running_loop()
-        reply = await loop.run_in_executor(self.threads, session.handle, raw)
-        if not isinstance(reply, Future):
-            return reply
+        return await loop.run_in_executor(
+            self.threads, lambda: encode(Session(self.hub).ask(body)))
+
+    async def _answer(self, session: Session, raw: Any, peer: str) -> str:
+        """The session's answer as JSON text, worked out (and written) off the event
+        loop, in the address's turn."""
+        loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wrap_future(reply)
+            async with self.gate.turn(peer):
+                reply = await loop.run_in_executor(self.threads, session.handle, raw)
+        except LimitExceeded as exc:
+            return encode(error_answer(None, exc))
+        if not isinstance(reply, Future):
+            return await loop.run_in_executor(self.threads, encode, reply)
+        try:
+            answer = await asyncio.wrap_future(reply)
         except asyncio.CancelledError:  # the client went away: so does its search
             session.stop(lambda job: job.answer is reply, "the client went away")
             raise
+        return await loop.run_in_executor(self.threads, encode, answer)
 
     # ---- WebSocket: a session for the connection's life
     async def websocket(self, request: Any) -> Any:
+        peer = _peer(request)
+        if self.connections.get(peer, 0) >= self.hub.limits.peer_connections:
+            return _refusal(429, f"this address holds {self.connections[peer]} WebSocket "
+                                 "connections, the most one may")
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=self.hub.limits.request_bytes)
         await ws.prepare(request)
+        self.connections[peer] = self.connections.get(peer, 0) + 1
         self.sockets.add(ws)
-        loop = asyncio.get_running_loop()
-        outbox: asyncio.Queue[Optional[Answer]] = asyncio.Queue()
-
-        def send(message: Optional[Answer]) -> None:  # from any thread
-            with contextlib.suppress(RuntimeError):   # the loop has closed
-                loop.call_soon_threadsafe(outbox.put_nowait, message)
-
+        outbox = Outbox(asyncio.get_running_loop())
         try:
-            session = self.hub.open(events=send)
+            session = self.hub.open(events=outbox.put_answer, peer=peer)
         except LimitExceeded as exc:
-            await ws.send_json(error_answer(None, exc))
+            await ws.send_str(encode(error_answer(None, exc)))
             await ws.close()
-            self.sockets.discard(ws)
+            self._left(ws, peer)
             return ws
-        sender = asyncio.create_task(self._send_all(ws, outbox))
+        session.closer = outbox.close_soon
+        sender = asyncio.create_task(outbox.send_all(ws))
         try:
-            async for message in ws:
-                if message.type != WSMsgType.TEXT:
-                    send(error_answer(None, ProtocolError("requests are text messages")))
-                    continue
-                reply = await loop.run_in_executor(self.threads, session.handle, message.data)
-                if isinstance(reply, Future):
-                    reply.add_done_callback(lambda done: send(done.result()))
-                else:
-                    send(reply)
-                if session.quit:
-                    break
+            await self._read_all(ws, request, session, outbox, peer)
         finally:
             # The handler may be cancelled here (the client vanished): the session's
             # end is handed to a thread first, so that it happens whatever comes next.
             ending = self._end(session, "the connection closed")
-            self.sockets.discard(ws)
-            send(None)
+            self._left(ws, peer)
+            outbox.finish()
             try:
                 await asyncio.shield(ending)
-                await sender
-                await ws.close()
+                await asyncio.wait_for(asyncio.shield(sender), SLOW_READER_SECONDS)
+            except asyncio.TimeoutError:
+                pass
             finally:
                 sender.cancel()
+                await _close(ws, request, b"")
         return ws
+
+    async def _read_all(self, ws: Any, request: Any, session: Session, outbox: Outbox,
+                        peer: str) -> None:
+        """Answer the connection's requests in order; none is read while the client
+        leaves more than OUTBOX_BYTES of answers unread (it is closed if that lasts
+        SLOW_READER_SECONDS)."""
+        loop = asyncio.get_running_loop()
+        async for message in ws:
+            if not await outbox.room(SLOW_READER_SECONDS):
+                await _close(ws, request, b"the client does not read its answers")
+                return
+            if message.type != WSMsgType.TEXT:
+                outbox.put_answer(error_answer(None, ProtocolError("requests are text messages")))
+                continue
+            try:
+                async with self.gate.turn(peer):
+                    reply = await loop.run_in_executor(self.threads, _handled, session,
+                                                       message.data)
+            except LimitExceeded as exc:
+                outbox.put_text(encode(error_answer(None, exc)))
+                continue
+            if isinstance(reply, Future):
+                reply.add_done_callback(outbox.put_result)
+            else:
+                outbox.put_text(reply)
+            if session.quit or outbox.closing:
+                return
+
+    def _left(self, ws: Any, peer: str) -> None:
+        self.sockets.discard(ws)
+        left = self.connections.get(peer, 0) - 1
+        if left > 0:
+            self.connections[peer] = left
+        else:
+            self.connections.pop(peer, None)
 
     async def close_sockets(self) -> None:
         """Close every WebSocket (the server is shutting down): their sessions end."""
@@ -242,23 +303,138 @@ class App:
         return asyncio.get_running_loop().run_in_executor(self.threads, self.hub.end, session,
                                                           reason)
 
-    @staticmethod
-    async def _send_all(ws: Any, outbox: asyncio.Queue[Optional[Answer]]) -> None:
-        while True:
-            message = await outbox.get()
-            if message is None or ws.closed:
-                return
-            if outbox.qsize() > OUTBOX:  # a client that does not read
-                await ws.close(message=b"too many unread messages")
-                return
-            try:
-                await ws.send_str(json.dumps(message))
-            except (ConnectionError, RuntimeError):
-                return
-
     def close(self) -> None:
         self.hub.close()
         self.threads.shutdown(wait=False, cancel_futures=True)
+
+
+class Outbox:
+    """What waits to be sent to one WebSocket client, as JSON text, and its size:
+    the client's requests are not read while it is more than OUTBOX_BYTES.  The
+    ``put`` methods may be called from any thread (searches answer from the pool,
+    progress comes from the ticker); the rest runs on the event loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[Optional[str]] = asyncio.Queue()
+        self.size = 0
+        self.drained = asyncio.Event()
+        self.drained.set()
+        self.closing = False   # the hub ended the session: the connection closes
+
+    def put_answer(self, message: Answer) -> None:
+        self.put_text(encode(message))
+
+    def put_result(self, done: Future[Answer]) -> None:
+        self.put_answer(done.result())
+
+    def put_text(self, text: str) -> None:
+        with contextlib.suppress(RuntimeError):   # the loop has closed
+            self.loop.call_soon_threadsafe(self._put, text)
+
+    def close_soon(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self._close)
+
+    def finish(self) -> None:
+        """No more messages: the sender stops after those queued."""
+        self.queue.put_nowait(None)
+
+    async def room(self, seconds: float) -> bool:
+        """Whether the unsent text is (or, within ``seconds``, gets) small enough to
+        read another request."""
+        if self.size <= OUTBOX_BYTES:
+            return True
+        try:
+            await asyncio.wait_for(self.drained.wait(), seconds)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    async def send_all(self, ws: Any) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                if self.closing:
+                    await ws.close(message=b"the server ended this session")
+                return
+            try:
+                if ws.closed:
+                    return
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+            finally:
+                self._sent(len(text))
+
+    def _put(self, text: str) -> None:
+        if self.closing:
+            return
+        self.size += len(text)
+        if self.size > OUTBOX_BYTES:
+            self.drained.clear()
+        self.queue.put_nowait(text)
+
+    def _sent(self, length: int) -> None:
+        self.size -= length
+        if self.size <= OUTBOX_BYTES:
+            self.drained.set()
+
+    def _close(self) -> None:
+        self.closing = True
+        self.queue.put_nowait(None)
+
+
+class Gate:
+    """Each client address's turns: ``per_peer`` of its requests are worked on at
+    once (so no one address takes every request thread), the others wait, and past
+    PEER_WAITING waiting ones a request is refused.  Used on the event loop only."""
+
+    def __init__(self, per_peer: int) -> None:
+        self.per_peer = per_peer
+        self.peers: dict[str, tuple[asyncio.Semaphore, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, peer: str) -> Any:
+        semaphore, users = self.peers.setdefault(peer, (asyncio.Semaphore(self.per_peer), [0]))
+        if users[0] >= self.per_peer + PEER_WAITING:
+            raise LimitExceeded(f"this address has {users[0]} requests being answered or "
+                                "waiting, the most one may: wait for their answers")
+        users[0] += 1
+        try:
+            async with semaphore:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self.peers[peer]
+
+
+async def _close(ws: Any, request: Any, message: bytes) -> None:
+    """Close a WebSocket, cutting the connection if the closing handshake does not
+    end within CLOSE_SECONDS: a client that reads nothing leaves no room to send it."""
+    try:
+        await asyncio.wait_for(ws.close(message=message), CLOSE_SECONDS)
+        return
+    except (asyncio.TimeoutError, ConnectionError, RuntimeError):
+        pass
+    if request.transport is not None:
+        request.transport.abort()
+
+
+def _peer(request: Any) -> str:
+    """The client's address (its share of the server is limited)."""
+    return str(request.remote or "unknown")
+
+
+def _handled(session: Session, raw: Any) -> Any:
+    """In a request thread: the session's answer as JSON text, or a search's future."""
+    reply = session.handle(raw)
+    return reply if isinstance(reply, Future) else encode(reply)
+
+
+def _json(text: str) -> Any:
+    return web.Response(text=text, content_type="application/json")
 
 
 def _not_a_client_fault(record: logging.LogRecord) -> bool:
@@ -269,7 +445,7 @@ def _not_a_client_fault(record: logging.LogRecord) -> bool:
 
 
 def _refusal(status: int, message: str) -> Any:
-    kind = "LimitExceeded" if status == 413 else "ProtocolError"
+    kind = "LimitExceeded" if status in (413, 429) else "ProtocolError"
     return web.json_response({"id": None, "ok": False,
                               "error": {"type": kind, "message": message}}, status=status)
 
