@@ -203,6 +203,23 @@ def test_loadsgf_and_printsgf(gtp: GtpClient, tmp_path: Path) -> None:
     focus.write_text("(;FF[4]GM[36];MV[c3-c4])")
     assert gtp.ask(f"loadsgf {focus}")[1].startswith("cannot load file")
     assert gtp.ask(f"printsgf {tmp_path / 'missing' / 'x.sgf'}")[1].startswith("cannot write")
+    empty = tmp_path / "empty.sgf"
+    empty.write_text("")
+    assert gtp.ask(f"loadsgf {empty}")[1] == "cannot load file: the file holds no game"
+
+
+@pytest.mark.parametrize("main", [1e300, 1e12, 86400.0])
+def test_a_huge_clock_still_gives_a_move_in_bounded_time(main: float) -> None:
+    """``time_settings 1e300 0 0``: a move's share is capped (it was 1e298 s)."""
+    from brett.frontends.gtp import MAX_MOVE_SECONDS, Clock
+
+    clock = Clock()
+    clock.settings(main, 0.0, 0)
+    share = clock.share(brett.Reversi(), 0)
+    assert share is not None and 0 < share <= MAX_MOVE_SECONDS <= 600
+    clock.left[1] = (main, 0)
+    share = clock.share(brett.Reversi(), 1)
+    assert share is not None and share <= MAX_MOVE_SECONDS
 
 
 def test_reversi_options_reach_the_engine(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import re
 import signal
 import subprocess
@@ -35,6 +36,16 @@ for line in sys.stdin:
             time.sleep(3600)
         if mode == "crash":
             sys.exit(3)
+        if mode == "flood":
+            while True:
+                sys.stdout.write("chatter " * 8 + "\\n")
+        if mode == "flood-line":
+            while True:
+                sys.stdout.write("x" * 4096)
+        if mode == "stderr":
+            for _ in range(3000):
+                sys.stderr.write("e" * (1 << 15))
+            mode = "illegal"
         print({"illegal": "= A1", "resign": "= resign", "garbage": "hello"}[mode] + "\\n",
               flush=True)
     elif words[0] == "name":
@@ -274,3 +285,66 @@ def test_the_progress_line_shows_on_a_terminal() -> None:
     assert proc.returncode == 0
     assert re.search(rb"\rgame [12]/2, move \d+: mcts [\d.]+ - [\d.]+ random", seen)
     assert "game 2: " in out
+
+
+@pytest.mark.parametrize(("mode", "reason"), [
+    ("flood", "fake-flood failed at genmove: flooded its output: it wrote 10,000 lines"),
+    ("flood-line", "fake-flood-line failed at genmove: flooded its output: it wrote a line "
+                   "longer than 65,536 bytes"),
+])
+def test_an_engine_that_floods_forfeits_and_brett_stays_small(tmp_path: Path, mode: str,
+                                                              reason: str) -> None:
+    """An engine writing without end at genmove: brett reads a bounded amount,
+    the engine forfeits, the match goes on (926 MB in 5.6 s before)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result = match("random", fake(tmp_path, mode), "--games", "2", "--timeout", "30")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count(reason) == 4, result.stdout
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak < max(before, 300_000), f"a child grew to {peak} KB"
+    assert processes_with(str(tmp_path)) == []
+
+
+def test_the_log_stops_at_its_limit(tmp_path: Path) -> None:
+    """An engine's error output (here 96 MiB at each genmove) goes to --log only up
+    to its limit of 64 MiB, which the log says."""
+    log = tmp_path / "match.log"
+    result = match("random", fake(tmp_path, "stderr"), "--games", "1", "--timeout", "60",
+                   "--log", str(log))
+    assert result.returncode == 0, result.stderr
+    size = log.stat().st_size
+    assert 60 << 20 < size < (64 << 20) + 4096, size
+    with log.open("rb") as handle:
+        handle.seek(-200, 2)
+        assert b"the log stops here" in handle.read()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="signals to a process are POSIX")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
+                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_while_an_engine_starts_ends_the_engine(stop: signal.Signals) -> None:
+    """``brett match "gtp:sleep 3601" random`` stopped during the engine's start
+    (its handshake waits for an answer that never comes) leaves no sleep behind."""
+    marker = f"{3600 + random.random():.6f}"
+    proc = subprocess.Popen(brett_command("match", f"gtp:sleep {marker}", "random"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not processes_with(marker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(marker), "the engine did not start"
+        time.sleep(0.5)
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode in (130, 128 + stop), (proc.returncode, err)
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 10
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_with(marker) == []

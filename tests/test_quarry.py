@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import brett
 from peers import peer
 
@@ -64,18 +66,25 @@ Time limit for game\t= 01:00
 
 
 class Display:
-    """An Xvfb server on a free display, and the tools that act on it."""
+    """An Xvfb server on a free display, and the tools that act on it.  Every tool
+    is found first (a missing one skips the test with nothing started)."""
 
     def __init__(self, folder: Path) -> None:
+        xvfb, self.xdotool, self.importer = peer("Xvfb"), peer("xdotool"), peer("import")
         read, write = os.pipe()
-        self.server = subprocess.Popen([peer("Xvfb"), "-displayfd", str(write), "-screen", "0",
-                                        "1280x1024x24", "-nolisten", "tcp"],
-                                       pass_fds=[write], stderr=subprocess.DEVNULL)
-        os.close(write)
-        with os.fdopen(read) as pipe:
-            self.name = f":{pipe.readline().strip()}"
+        try:
+            self.server = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0",
+                                            "1280x1024x24", "-nolisten", "tcp"],
+                                           pass_fds=[write], stderr=subprocess.DEVNULL)
+        finally:
+            os.close(write)
+        try:
+            with os.fdopen(read) as pipe:
+                self.name = f":{pipe.readline().strip()}"
+        except BaseException:
+            self.close()
+            raise
         self.env = {**os.environ, "DISPLAY": self.name, "HOME": str(folder)}
-        self.xdotool, self.importer = peer("xdotool"), peer("import")
 
     def tool(self, *args: str, timeout: float = 60) -> str:
         return subprocess.run([self.xdotool, *args], env=self.env, capture_output=True,
@@ -192,8 +201,13 @@ def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
     quarry, rhino = peer("quarry"), peer("gtp-rhino")
     (tmp_path / ".quarry").write_text(quarry_config(rhino))
     display = Display(tmp_path)
-    app = subprocess.Popen([quarry, f"--gtp-log={tmp_path}/gtp"], env=display.env,
-                           cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        app = subprocess.Popen([quarry, f"--gtp-log={tmp_path}/gtp"], env=display.env,
+                               cwd=tmp_path, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    except BaseException:
+        display.close()
+        raise
     try:
         display.keys(display.window("^Quarry Control Center$"), "alt+n")    # New Game
         new_game = display.window("^New Game$")
@@ -231,3 +245,21 @@ def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
     [log] = [text for text in logs if "= brett" in text]
     assert "> time_settings 60 0 0" in log and "> time_left black " in log
     assert "> genmove black" in log and not re.search(r"^\s*\?", log, re.MULTILINE)
+
+
+def test_a_missing_tool_starts_no_display(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Display finds every tool before it starts Xvfb: a skip for a missing
+    xdotool leaves no X server running."""
+    started: list[Any] = []
+
+    def only_xvfb(name: str) -> str:
+        if name == "xdotool":
+            pytest.skip("xdotool missing (this test's pretence)")
+        return f"/usr/bin/{name}"
+
+    monkeypatch.setattr(sys.modules[__name__], "peer", only_xvfb)
+    monkeypatch.setattr(subprocess, "Popen", lambda *args, **kwargs: started.append(args))
+    with pytest.raises(pytest.skip.Exception):
+        Display(tmp_path)
+    assert started == []

@@ -26,6 +26,11 @@ def start_worker(stop: Any) -> None:
     """Initialize a worker process; ``stop`` is a ``multiprocessing`` event the
     parent sets to end every worker within :data:`POLL` seconds."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's handlers, such as the command line's
+    # that turn SIGTERM and SIGHUP into an exception: here they end the process.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     threading.Thread(target=_watch, args=(stop,), name="brett watchdog", daemon=True).start()
 
 

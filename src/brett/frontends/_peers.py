@@ -5,7 +5,11 @@ behind one interface (:class:`Seat`) for the referee.
 An engine runs in its own process group (Ctrl-C reaches brett only) and is read by
 a thread of its own, so that every wait has a deadline; a crash or a late answer
 drops the process (a late answer would be read as the next one), and closing
-kills the whole group and reaps it.
+kills the whole group and reaps it.  What an engine writes is bounded: a line
+longer than :data:`ENGINE_LINE` or more than :data:`UNREAD_LINES` lines nobody
+asked for is a flood, and the engine forfeits; its error output goes to the
+``--log`` file only up to :data:`LOG_BYTES`.  A signal that stops brett while an
+engine starts waits until the process is recorded, so that it is always ended.
 """
 
 from __future__ import annotations
@@ -20,19 +24,76 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Optional, TextIO
 
 from ..errors import BrettError
 from ..reversi import Reversi, ReversiMove
-from ._engine import MAX_LINE, colour_name, peer_square, search
+from ._engine import colour_name, peer_square, search
 
 START_SECONDS = 30.0
 """The least time an engine gets to start and answer its first command."""
 QUIT_SECONDS = 1.0
 """How long an engine may take to exit after ``quit`` before it is killed."""
 BRETT_SEATS = ("random", "mcts", "level", "alphabeta")
+ENGINE_LINE = 1 << 16
+"""The longest line an engine may write (its answers are a few words)."""
+UNREAD_LINES = 10_000
+"""Lines an engine may write before brett reads them (status lines while it thinks)."""
+LOG_BYTES = 64 << 20
+"""The most one match writes to its ``--log`` file, the engines' error output included."""
+
+
+class MatchLog:
+    """The ``--log`` file: brett's lines to and from the engines and the engines'
+    error output, from several threads, up to ``limit`` characters; past it one
+    line says the log was cut, and the rest is dropped (an engine's output is still
+    read, so that it never blocks on a full pipe)."""
+
+    def __init__(self, out: TextIO, limit: int = LOG_BYTES) -> None:
+        self.out, self.limit, self.left = out, limit, limit
+        self.lock = threading.Lock()
+
+    def write(self, text: str) -> None:
+        with self.lock:
+            if self.left <= 0:
+                return
+            kept = text[:self.left]
+            self.left -= len(kept)
+            with contextlib.suppress(OSError, ValueError):
+                self.out.write(kept)
+                if self.left <= 0:
+                    self.out.write(f"\n[brett: the log stops here, at its limit of "
+                                   f"{self.limit:,} characters]\n")
+
+    def pump(self, stream: IO[bytes]) -> None:
+        """Copy an engine's error output (a thread's work) until it ends."""
+        with contextlib.suppress(OSError, ValueError):
+            for chunk in iter(lambda: stream.read1(1 << 16), b""):   # type: ignore[attr-defined]
+                self.write(chunk.decode("utf-8", "replace"))
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Hold the signals that stop brett (Ctrl-C, SIGTERM, SIGHUP) for the block, and
+    deliver the first one after it: a process started inside is recorded before
+    anything can stop brett (main thread only; elsewhere no signal arrives)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    numbers = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    previous = {n: signal.signal(n, lambda number, frame: caught.append(number))
+                for n in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 class Forfeit(Exception):
@@ -58,21 +119,33 @@ class Gone(Exception):
 class EngineProcess:
     """A subprocess spoken to by lines, in its own process group, read by a thread."""
 
-    def __init__(self, argv: list[str], label: str, log: Optional[TextIO]) -> None:
+    def __init__(self, argv: list[str], label: str, log: Optional[MatchLog]) -> None:
         self.label, self.log = label, log
         try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=log if log is not None else subprocess.DEVNULL,
-                start_new_session=True)
+            with _uninterrupted():
+                self.proc = subprocess.Popen(
+                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE if log is not None else subprocess.DEVNULL,
+                    start_new_session=True)
         except OSError as exc:
             raise BrettError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") \
                 from None
-        self.lines: queue.Queue[Optional[str]] = queue.Queue()
+        except BaseException:   # a signal, delivered once the process was recorded
+            if hasattr(self, "proc"):
+                self.close(None)
+            raise
+        self.lines: queue.Queue[Optional[str]] = queue.Queue(UNREAD_LINES)
+        self.flood: list[str] = []   # why the reader stopped reading a flood
         assert self.proc.stdout is not None
-        self.reader = threading.Thread(target=_read, args=(self.proc.stdout, self.lines),
+        self.reader = threading.Thread(target=_read,
+                                       args=(self.proc.stdout, self.lines, self.flood),
                                        name=f"brett match: {label}", daemon=True)
         self.reader.start()
+        self.errors: Optional[threading.Thread] = None
+        if log is not None and self.proc.stderr is not None:
+            self.errors = threading.Thread(target=log.pump, args=(self.proc.stderr,),
+                                           name=f"brett match: {label} errors", daemon=True)
+            self.errors.start()
 
     def send(self, line: str) -> None:
         self._log(">", line)
@@ -85,11 +158,15 @@ class EngineProcess:
 
     def read(self, deadline: float) -> str:
         """The next line, waiting until ``deadline`` (``time.monotonic()``)."""
+        if self.flood:
+            raise Gone(f"flooded its output: it {self.flood[0]}")
         try:
             line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise Gone("no answer in time") from None
         if line is None:
+            if self.flood:
+                raise Gone(f"flooded its output: it {self.flood[0]}")
             self.proc.poll()
             raise Gone(self._ended())
         self._log("<", line)
@@ -118,21 +195,33 @@ class EngineProcess:
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        reader, errors = getattr(self, "reader", None), getattr(self, "errors", None)
+        for thread in (reader, errors):
+            if thread is not None:
+                thread.join(1.0)   # the pipes' other ends are closed: they end
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):
                 if pipe is not None:
                     pipe.close()
-        self.reader.join(1.0)
 
 
-def _read(stream: IO[bytes], lines: queue.Queue[Optional[str]]) -> None:
+def _read(stream: IO[bytes], lines: queue.Queue[Optional[str]], flood: list[str]) -> None:
+    """Queue the engine's lines; stop at a flood (``flood`` says which)."""
     with contextlib.suppress(OSError, ValueError):
         while True:
-            raw = stream.readline(MAX_LINE)
+            raw = stream.readline(ENGINE_LINE + 1)
             if not raw:
                 break
-            lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-    lines.put(None)
+            if len(raw) > ENGINE_LINE and not raw.endswith(b"\n"):
+                flood.append(f"wrote a line longer than {ENGINE_LINE:,} bytes")
+                break
+            try:
+                lines.put_nowait(raw.decode("utf-8", "replace").rstrip("\r\n"))
+            except queue.Full:
+                flood.append(f"wrote {UNREAD_LINES:,} lines that nobody asked for")
+                break
+    with contextlib.suppress(queue.Full):
+        lines.put_nowait(None)
 
 
 class Seat:
@@ -177,7 +266,7 @@ class ProcessSeat(Seat):
     quit_command: Optional[str] = "quit"
     protocol = ""
 
-    def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO],
+    def __init__(self, argv: list[str], timeout: float, log: Optional[MatchLog],
                  label: str) -> None:
         self.argv, self.timeout, self.log, self.label = argv, timeout, log, label
         self.name = Path(argv[0]).name
@@ -185,7 +274,8 @@ class ProcessSeat(Seat):
 
     def start(self) -> None:
         if self.process is None:
-            self.process = EngineProcess(self.argv, self.label, self.log)
+            with _uninterrupted():   # recorded before a signal can stop brett
+                self.process = EngineProcess(self.argv, self.label, self.log)
             try:
                 self.handshake(self.process)
             except Gone as exc:
@@ -228,7 +318,7 @@ class GtpSeat(ProcessSeat):
 
     protocol = "GTP"
 
-    def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO], label: str,
+    def __init__(self, argv: list[str], timeout: float, log: Optional[MatchLog], label: str,
                  seconds: Optional[float]) -> None:
         super().__init__(argv, timeout, log, label)
         self.seconds = seconds
@@ -335,7 +425,7 @@ class NBoardSeat(ProcessSeat):
     tells_passes = True
     protocol = "NBoard"
 
-    def __init__(self, argv: list[str], timeout: float, log: Optional[TextIO], label: str,
+    def __init__(self, argv: list[str], timeout: float, log: Optional[MatchLog], label: str,
                  depth: int) -> None:
         super().__init__(argv, timeout, log, label)
         self.depth = depth
@@ -410,7 +500,7 @@ class Budget:
     depth: int
 
 
-def make_seat(spec: str, budget: Budget, seed: Optional[int], log: Optional[TextIO],
+def make_seat(spec: str, budget: Budget, seed: Optional[int], log: Optional[MatchLog],
               label: str) -> Seat:
     """``random``, ``mcts``, ``mcts:S``, ``level:N``, ``alphabeta``, ``alphabeta:S``,
     ``gtp:CMD``, ``nboard:CMD``, or a
@@ -467,11 +557,13 @@ def _brett_player(kind: str, value: str, colon: str, budget: Budget,
     return MCTSPlayer(seconds=budget.seconds, iterations=budget.iterations, seed=seed)
 
 
-def _detect(argv: list[str], budget: Budget, log: Optional[TextIO], label: str) -> str:
+def _detect(argv: list[str], budget: Budget, log: Optional[MatchLog], label: str) -> str:
     """``gtp`` or ``nboard``: what a command answers to ``protocol_version`` (GTP
     answers ``= ...``) and to ``nboard 1`` + ``ping 1`` (NBoard answers ``pong 1``)."""
-    process = EngineProcess(argv, label, log)
+    process: Optional[EngineProcess] = None
     try:
+        with _uninterrupted():   # recorded before a signal can stop brett
+            process = EngineProcess(argv, label, log)
         for line in ("protocol_version", "nboard 1", "ping 1"):
             process.send(line)
         deadline = time.monotonic() + max(budget.timeout, START_SECONDS)
@@ -485,6 +577,7 @@ def _detect(argv: list[str], budget: Budget, log: Optional[TextIO], label: str) 
         raise BrettError(f"{shlex.join(argv)}: neither GTP nor NBoard ({exc}): name the "
                          f"protocol with gtp: or nboard:") from None
     finally:
-        process.close("quit")
+        if process is not None:
+            process.close("quit")
 
 

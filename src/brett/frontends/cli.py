@@ -15,6 +15,7 @@ import importlib
 import math
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -41,6 +42,37 @@ MIN_SPLIT = 64
 
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C, with what the run kept (the message after ``brett: interrupted:``)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (``kill``, a closed terminal), met as Ctrl-C is: what was
+    being written is whole or not there, workers and engines end; the exit code is
+    128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__()
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Terminated` in the main thread for the block
+    (elsewhere, where no handler can be set, nothing changes)."""
+    names = ("SIGTERM", "SIGHUP")
+    numbers = [getattr(signal, name) for name in names if hasattr(signal, name)]
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated(signum)
+
+    previous = [signal.signal(number, terminate) for number in numbers]
+    try:
+        yield
+    finally:
+        for number, handler in zip(numbers, previous, strict=True):
+            signal.signal(number, handler)
 
 
 DESCRIPTION = ("Perft, play and benchmarks for Reversi, Focus, Phutball and Schuft; game "
@@ -633,7 +665,8 @@ def _undo_to_human(game: Game[Any], seats: list[Seat]) -> bool:
 
 # ------------------------------------------------------------------ record files
 def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
-    from ..records import format_of, stream, write
+    from ..records import format_of, stream
+    from ..records.files import write_as_they_come
 
     records = stream(args.input, args.source, args.jou, args.trn)
     target = Path(args.output)
@@ -643,7 +676,7 @@ def cmd_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     tables = [target.with_suffix(".JOU"), target.with_suffix(".TRN")] if kind == "wtb" else []
     with _replacing(target, *tables) as (temporary, *temporary_tables):
         try:  # read and written game by game: the target is replaced once all went well
-            count = write(records, temporary, kind, *temporary_tables)
+            count = write_as_they_come(records, temporary, kind, *temporary_tables)
         except BrettError as exc:  # its message names the temporary file
             text = str(exc)
             for final, used in zip((target, *tables), (temporary, *temporary_tables), strict=True):
@@ -803,16 +836,20 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None,
     err = err if err is not None else sys.stderr
     commands = {"perft": cmd_perft, "play": cmd_play, "bench": cmd_bench}
     try:
-        args = build_parser(argv).parse_args(argv)
-        if args.command in RECORD_COMMANDS:
-            RECORD_COMMANDS[args.command](args, out, err)
-        elif args.command in ENGINE_COMMANDS:
-            importlib.import_module(f"{__package__}.{args.command}").run(args, out, err)
-        else:
-            commands[args.command](_load_game(args), args, out, err)
+        with terminate_as_interrupt():
+            args = build_parser(argv).parse_args(argv)
+            if args.command in RECORD_COMMANDS:
+                RECORD_COMMANDS[args.command](args, out, err)
+            elif args.command in ENGINE_COMMANDS:
+                importlib.import_module(f"{__package__}.{args.command}").run(args, out, err)
+            else:
+                commands[args.command](_load_game(args), args, out, err)
     except BrettError as exc:
         print(f"brett: error: {exc}", file=err)
         return 2
+    except Terminated as exc:
+        print(f"brett: terminated by signal {exc.signum}", file=err)
+        return 128 + exc.signum
     except KeyboardInterrupt as exc:
         print(f"brett: interrupted{f': {exc}' if str(exc) else ''}", file=err)
         return 130

@@ -55,9 +55,14 @@ class GtpError(Exception):
     """A command failed: the text of its ``? message`` answer."""
 
 
+MAX_MOVE_SECONDS = 300.0
+"""The longest a move's search takes, whatever the clock says (``time_settings
+1e300 0 0`` would otherwise make a move wait for ever)."""
+
+
 class Clock:
     """The time the controller gives (``time_settings``, ``time_left``) and a
-    move's share of it."""
+    move's share of it, at most :data:`MAX_MOVE_SECONDS`."""
 
     def __init__(self) -> None:
         self.main = self.byo_time = 0.0
@@ -84,7 +89,7 @@ class Clock:
             share = time / max(1, (empty_squares(game) + 1) // 2)
             if self.byo_stones > 0:
                 share += self.byo_time / self.byo_stones
-        return max(0.0, share * SAFETY - LATENCY)
+        return min(MAX_MOVE_SECONDS, max(0.0, share * SAFETY - LATENCY))
 
 
 class GtpEngine:
@@ -268,7 +273,10 @@ class GtpEngine:
         if last is not None and last < 1:
             raise GtpError("syntax error: the move number counts from 1")
         try:
-            record = read(args[0], "sgf")[0]
+            records = read(args[0], "sgf")
+            if not records:
+                raise BrettError("the file holds no game")
+            record = records[0]
             if record.game_name != "reversi":
                 raise BrettError(f"a {record.game_name} record, not Reversi")
             game = Reversi.from_position(record.start)

@@ -21,8 +21,6 @@ import argparse
 import contextlib
 import datetime
 import math
-import signal
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,8 +30,8 @@ from typing import Any, Optional, TextIO
 from ..errors import BrettError
 from ..reversi import Reversi, ReversiMove
 from ._engine import must_pass
-from ._peers import Budget, Forfeit, ProcessSeat, Seat, make_seat
-from .cli import Interrupted, Progress
+from ._peers import Budget, Forfeit, MatchLog, ProcessSeat, Seat, make_seat
+from .cli import Interrupted, Progress, terminate_as_interrupt
 
 DEFAULT_SECONDS = 1.0
 Z95 = 1.959964
@@ -339,7 +337,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     openings = _openings(args, base)
     out_format = _output_format(args.output)
     _check_output(out_format, _start_of(openings[0]))
-    with _log_file(args.log) as log:
+    with _log_file(args.log) as log, terminate_as_interrupt():
         seats: list[Seat] = []
         try:
             for index, spec in enumerate(args.engines):
@@ -378,7 +376,7 @@ def _match(args: argparse.Namespace, seats: tuple[Seat, Seat], openings: list[Op
 
     print(f"match: {names[0]} vs {names[1]}, {args.games} games", file=out, flush=True)
     try:
-        with progress.ticking(status), _terminate_as_interrupt():
+        with progress.ticking(status):
             for number in range(1, args.games + 1):
                 state["game"] = number
                 flip = (number - 1) % 2 == 1
@@ -412,26 +410,6 @@ def _match(args: argparse.Namespace, seats: tuple[Seat, Seat], openings: list[Op
         print(f"{len(records)} games written to {args.output}", file=out, flush=True)
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM and SIGHUP (a closed terminal, ``kill``) stop the match as Ctrl-C
-    does: the engines are ended and the finished games kept."""
-    signals = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = [signal.signal(number, interrupt) for number in signals]
-    try:
-        yield
-    finally:
-        for number, handler in zip(signals, previous, strict=True):
-            signal.signal(number, handler)
-
-
 def _output_format(path: Optional[str]) -> str:
     if path is None:
         return "sgf"
@@ -452,23 +430,20 @@ def _check_output(kind: str, game: Reversi) -> None:
 
 
 def _write(records: list[Any], path: str, kind: str) -> None:
-    from .._files import replacing
+    """Every game so far, whole or not at all (records.write writes beside the file
+    and renames)."""
     from ..records import write
 
-    try:
-        with replacing(path) as temporary:
-            write(records, temporary, kind)
-    except OSError as exc:
-        raise BrettError(f"cannot write {path}: {exc.strerror or exc}") from None
+    write(records, path, kind)
 
 
 @contextlib.contextmanager
-def _log_file(path: Optional[str]) -> Iterator[Optional[TextIO]]:
+def _log_file(path: Optional[str]) -> Iterator[Optional[MatchLog]]:
     if path is None:
         yield None
         return
     try:
         with open(path, "a", encoding="utf-8", buffering=1) as handle:
-            yield handle
+            yield MatchLog(handle)
     except OSError as exc:
         raise BrettError(f"--log {path}: {exc.strerror or exc}") from None
