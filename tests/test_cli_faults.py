@@ -516,3 +516,21 @@ def test_a_failed_task_cancels_the_queued_ones() -> None:
         brett.Reversi().perft(8, executor=executor, tasks=16)
     assert len(executor.futures) >= 16
     assert all(f.cancelled() for f in executor.futures[1:])
+
+
+@posix
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT],
+                         ids=["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_during_a_convert_leaves_no_temporary_file(tmp_path: Path,
+                                                            stop: signal.Signals) -> None:
+    """``kill`` (or a closed terminal) during ``brett convert`` ends it as Ctrl-C
+    does: no ``.brett-tmp`` file is left and the output is not there."""
+    source = _records(tmp_path, 3000)
+    output = tmp_path / "out.sgf"
+    with _running("convert", str(source), str(output)) as proc:
+        _wait_for("the temporary file", lambda: next(tmp_path.glob(".*.brett-tmp"), None))
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == (130 if stop == signal.SIGINT else 128 + stop), err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [source.name]

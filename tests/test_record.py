@@ -444,3 +444,52 @@ def test_any_json_loads_or_raises_an_invalid_record_error(data: Any, base: bool)
             reader(text)
         except BrettError as exc:
             assert isinstance(exc, InvalidRecordError)
+
+
+def _some_games(count: int) -> list[Record]:
+    games = []
+    for seed in range(count):
+        game = brett.Reversi()
+        game.random_playout(seed=seed, max_plies=30)
+        games.append(Record.from_game(game))
+    return games
+
+
+@pytest.mark.parametrize("suffix", ["sgf", "json", "ggf", "pos", "txt", "wtb"])
+def test_a_write_that_fails_part_way_leaves_the_old_file_whole(tmp_path: Path,
+                                                               suffix: str) -> None:
+    """records.write goes to a temporary file beside the target and renames it
+    once every record is written: a bad last record leaves the old file as it was
+    (a 16 MB archive was cut to 2,439 games that still read as valid) and no
+    temporary file."""
+    target = tmp_path / f"games.{suffix}"
+    games = _some_games(6)
+    assert write_records(games, target) == 6
+    old = target.read_bytes()
+
+    def failing() -> Any:
+        yield from games[:4]
+        yield object()
+
+    with pytest.raises(InvalidRecordError, match=r"record 5|is not a"):
+        write_records(failing(), target)
+    assert target.read_bytes() == old
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+    wthor = tmp_path / "games.wtb"       # the target itself, or a new file
+    before = wthor.read_bytes() if wthor.exists() else None
+    with pytest.raises(InvalidRecordError):
+        write_wthor(failing(), wthor)
+    assert (wthor.read_bytes() if wthor.exists() else None) == before
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_pipe_is_written_as_the_records_come(tmp_path: Path) -> None:
+    pipe = tmp_path / "records.pipe"
+    os.mkfifo(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
+    reader.start()
+    assert write_records(_some_games(3), pipe, "sgf") == 3
+    reader.join(60)
+    assert len(next(iter(brett.records.from_text(received[0].decode(), "sgf"))).moves) > 0

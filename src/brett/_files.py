@@ -41,6 +41,22 @@ def replacing(target: PathLike, sync: bool = True) -> Iterator[Path]:
         raise
 
 
+@contextlib.contextmanager
+def written_whole(target: PathLike, sync: bool = True) -> Iterator[Path]:
+    """:func:`replacing` for a file's path; a pipe, a device or anything else that is
+    there and is not a regular file (``/dev/stdout``) is written in place."""
+    path = Path(target)
+    try:
+        special = path.exists() and not path.is_file()   # a link: what it points to
+    except (OSError, ValueError):   # ValueError: a NUL in the name (replacing says so)
+        special = False
+    if special:
+        yield path
+        return
+    with replacing(path, sync) as temporary:
+        yield temporary
+
+
 def write_atomic(target: PathLike, data: Union[bytes, str], sync: bool = True) -> None:
     """Write ``data`` (text as UTF-8) to ``target`` whole or not at all."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -88,4 +104,4 @@ def sync_directory(folder: Path) -> None:
             os.close(fd)
 
 
-__all__ = ["TEMPORARY_SUFFIX", "replacing", "sync_directory", "write_atomic"]
+__all__ = ["TEMPORARY_SUFFIX", "replacing", "sync_directory", "write_atomic", "written_whole"]

@@ -13,6 +13,7 @@ memory holds one record however long the file.  Writing streams too.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import re
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Optional
 
+from .._files import written_whole
 from ..errors import BrettError, InvalidRecordError
 from ._io import PathLike, Source, path_name, source_name
 from .record import Record
@@ -89,13 +91,30 @@ def read(source: Source, fmt: Optional[str] = None, jou: Optional[PathLike] = No
 
 def write(records: Iterable[Record], path: PathLike, fmt: Optional[str] = None,
           jou: Optional[PathLike] = None, trn: Optional[PathLike] = None) -> int:
-    """Write ``records`` in the file's format as they come; the number written."""
+    """Write ``records`` in the file's format, whole or not at all: into a temporary
+    file beside it, renamed over it once every record is written (a pipe or a
+    device is written as the records come); the number written."""
+    return _write(records, path, fmt, jou, trn, whole=True)
+
+
+def write_as_they_come(records: Iterable[Record], path: PathLike, fmt: Optional[str] = None,
+                       jou: Optional[PathLike] = None, trn: Optional[PathLike] = None) -> int:
+    """:func:`write` straight into ``path``, for a file that is itself temporary
+    (``brett convert`` renames an archive and its name tables together)."""
+    return _write(records, path, fmt, jou, trn, whole=False)
+
+
+def _write(records: Iterable[Record], path: PathLike, fmt: Optional[str],
+           jou: Optional[PathLike], trn: Optional[PathLike], whole: bool) -> int:
     kind = format_of(path, fmt)
     if kind == "wtb":
-        return _module("wthor").write_wthor(records, path, *_tables(path, jou, trn, False))  # type: ignore[no-any-return]
+        tables = _tables(path, jou, trn, False)
+        return _module("wthor").write_wthor_file(records, path, *tables, whole=whole)  # type: ignore[no-any-return]
     counted = _Counter(records)
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        with (written_whole(path_name(path)) if whole else
+              contextlib.nullcontext(path_name(path))) as target, \
+                open(target, "w", encoding="utf-8", newline="\n") as handle:
             for piece in _pieces(counted, kind):
                 handle.write(piece)
     except BrettError:

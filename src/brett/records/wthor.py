@@ -32,6 +32,7 @@ written in chunks, one game at a time.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import stat
@@ -39,6 +40,7 @@ import struct
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Optional, Union, overload
 
+from .._files import replacing, write_atomic
 from ..errors import BrettError, IllegalMoveError, InvalidRecordError
 from ..reversi import Reversi
 from ._io import CHUNK, PathLike, Source, ascii_int, open_binary, path_name, read_file, source_name
@@ -241,10 +243,17 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
                 trn: Optional[PathLike] = None) -> int:
     """Write Reversi records from the standard start (8x8 or 10x10, one size per
     file) as a ``.wtb`` file, and the player and tournament tables when paths are
-    given; the number of games written.  The records are written as they come
-    (the header is completed at the end).  Passes are dropped; ``BlackScore``
-    and ``TheoreticalScore`` come from the headers when present, else from the
-    final position."""
+    given; the number of games written.  Each file is written whole or not at all
+    (under a temporary name beside it, renamed when complete).  Passes are dropped;
+    ``BlackScore`` and ``TheoreticalScore`` come from the headers when present,
+    else from the final position."""
+    return write_wthor_file(records, wtb_path, jou, trn, whole=True)
+
+
+def write_wthor_file(records: Iterable[Record], wtb_path: PathLike, jou: Optional[PathLike],
+                     trn: Optional[PathLike], whole: bool) -> int:
+    """:func:`write_wthor`; with ``whole`` false straight into the files (which are
+    temporary ones of the caller's)."""
     size = 8
     count = 0
     players: dict[str, int] = {}
@@ -252,7 +261,9 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
     years: set[int] = set()
     today = datetime.date.today()
     try:
-        with open(wtb_path, "wb") as handle:
+        with (replacing(path_name(wtb_path)) if whole else
+              contextlib.nullcontext(path_name(wtb_path))) as target, \
+                open(target, "wb") as handle:
             handle.write(bytes(HEADER.size))
             for number, record in enumerate(records, 1):
                 game = _checked(record, number)
@@ -278,7 +289,7 @@ def write_wthor(records: Iterable[Record], wtb_path: PathLike, jou: Optional[Pat
         raise InvalidRecordError(f"cannot write {path_name(wtb_path)}: {exc}") from None
     for path, table, kind in ((jou, players, "jou"), (trn, events, "trn")):
         if path is not None:
-            _write(path, _name_file(table, NAME_SIZE[kind], today))
+            _write(path, _name_file(table, NAME_SIZE[kind], today), whole)
     return count
 
 
@@ -333,10 +344,13 @@ def _name_file(table: dict[str, int], width: int, today: datetime.date) -> bytes
                              for name in names)
 
 
-def _write(path: PathLike, data: bytes) -> None:
+def _write(path: PathLike, data: bytes, whole: bool) -> None:
     try:
-        with open(path, "wb") as handle:
-            handle.write(data)
+        if whole:
+            write_atomic(path_name(path), data)
+        else:
+            with open(path, "wb") as handle:
+                handle.write(data)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise InvalidRecordError(f"cannot write {path_name(path)}: {exc}") from None
 
