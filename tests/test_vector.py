@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 from typing import Any
 
@@ -300,3 +303,45 @@ def test_spaces() -> None:
     assert env.single_action_space.n == 65
     assert env.single_observation_space.shape == (3, 8, 8)
     assert env.single_observation_space.contains(env.observations[0])
+
+
+MEMORY_CASES = [("reversi", {}), ("reversi", {"size": 16}), ("focus", {"players": 4}),
+                ("phutball", {}), ("phutball", {"columns": 25, "rows": 25}),
+                ("schuft", {"players": 4})]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads Linux's /proc")
+@pytest.mark.parametrize("backend", ["python", pytest.param("cython", marks=needs_cython)])
+@pytest.mark.parametrize(("game", "options"), MEMORY_CASES)
+def test_the_memory_guard_counts_what_the_games_really_take(
+        game: str, options: dict[str, Any], backend: str) -> None:
+    """What 1,500 environments take (their resident memory, in a fresh process) is
+    at most what the guard counts for them, and 2**20 of them are refused
+    (Schuft's were counted at 740 bytes of arrays and took 106 KB each)."""
+    script = textwrap.dedent(f"""
+        import brett
+        from brett.vector import MAX_BYTES, VectorEnv, _state_bytes
+        def resident():
+            with open("/proc/self/status") as status:
+                line = next(line for line in status if line.startswith("VmRSS"))
+            return int(line.split()[1]) * 1024
+        start = brett.GAMES[{game!r}].twin({backend!r})(**{options!r})
+        before = resident()
+        env = VectorEnv(start, 1500, seed=1)
+        env.step(env.random_actions())
+        grown = resident() - before
+        arrays = sum(a.nbytes for a in (env.observations, env.action_mask, env.rewards,
+                                        env.terminated, env.truncated, env.player))
+        try:
+            VectorEnv(start, 2**20)
+            refused = 0
+        except brett.BrettError:
+            refused = 1
+        print(grown, arrays + 1500 * _state_bytes(start), refused)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    grown, counted, refused = map(int, done.stdout.split())
+    assert refused
+    assert grown <= counted, f"1,500 environments took {grown:,} bytes, counted {counted:,}"

@@ -41,6 +41,7 @@ import os
 import random
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any, ClassVar, Optional, Union
 
 from ._checks import MAX_PLIES, as_int, seed_value
@@ -49,13 +50,33 @@ from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError
 from .game import GAMES, Game, _numpy, load_cores
 
-__all__ = ["MAX_ENVS", "MAX_THREADS", "VectorEnv"]
+__all__ = ["MAX_BYTES", "MAX_ENVS", "MAX_THREADS", "STATE_BYTES", "VectorEnv"]
 
 MAX_ENVS = 1 << 20
 MAX_THREADS = 256
-MAX_BYTES = 1 << 32     # the arrays of one VectorEnv: refused beyond 4 GiB
+MAX_BYTES = 1 << 32
+"""The memory one VectorEnv may take, its games and its arrays: refused beyond 4 GiB."""
+
+STATE_BYTES: dict[str, Callable[[Game[Any]], int]] = {
+    # Measured with either core (the plain twin's are the larger), with a margin: a
+    # game's state, move stack and scratch, beside the arrays.  Reversi 7.7 KB (8×8)
+    # to 19 KB (16×16, plain); Focus 8.5 KB compiled, 39 KB (2 players) to 44 KB (4)
+    # plain; Phutball 21 KB (19×15) to 64 KB (25×25, plain); Schuft 11 to 20 KB.
+    "reversi": lambda game: 24 << 10,
+    "focus": lambda game: 56 << 10,
+    "phutball": lambda game: (12 << 10) + 112 * getattr(game, "columns", 19) * getattr(
+        game, "rows", 15),
+    "schuft": lambda game: 24 << 10,
+}
+"""Each game's memory per environment, beside the arrays (a game not named here:
+64 KB), as docs/rl.md lists it."""
 
 _vector = load_cores("vector")
+
+
+def _state_bytes(start: Game[Any]) -> int:
+    name = next((n for n, cls in GAMES.items() if isinstance(start, cls)), "")
+    return STATE_BYTES[name](start) if name in STATE_BYTES else 64 << 10
 
 
 class VectorEnv:
@@ -77,10 +98,12 @@ class VectorEnv:
         self.num_players = start.num_players()
         self.observation_shape = tuple(start.observation_tensor_shape())
         size = int(np.prod(self.observation_shape))
-        need = self.num_envs * (4 * size + self.num_actions + 4 * self.num_players + 14)
+        arrays = 4 * size + self.num_actions + 4 * self.num_players + 14
+        need = self.num_envs * (arrays + _state_bytes(start))
         if need > MAX_BYTES:
-            raise BrettError(f"num_envs={self.num_envs}: the arrays would take {need} bytes "
-                             f"(at most {MAX_BYTES})")
+            raise BrettError(f"num_envs={self.num_envs}: the games and their arrays would "
+                             f"take {need:,} bytes (at most {MAX_BYTES:,}: "
+                             f"brett.vector.MAX_BYTES)")
         n = self.num_envs
         self.observations = np.zeros((n, *self.observation_shape), dtype=np.float32)
         self.action_mask = np.zeros((n, self.num_actions), dtype=bool)
@@ -127,6 +150,7 @@ class VectorEnv:
             return _vector_py.Stepper(start, games, self._seeds(), self.num_actions,
                                       self.num_players, self.max_steps, *arrays)
         cores = [core.clone(False) for _ in range(self.num_envs)]
+        assert _vector.cython is not None   # compiled says so
         return _vector.cython.Stepper(core.clone(False), cores, self._seeds(),
                                       self.num_actions, self.num_players,
                                       self.max_steps, *arrays)
