@@ -9,17 +9,39 @@ worker whose parent was killed sleeps forever, waiting for work.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 POLL = 0.1
 """How often, in seconds, a worker checks that its parent still wants it."""
 STOPPED_EXIT = 3
 """The exit code of a worker ended by its watchdog."""
+
+
+_STOPPING = [getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+             if hasattr(signal, name)]
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP (POSIX) while a pool may start workers: a
+    new worker has the parent's handlers until :func:`start_worker` runs, and a
+    Ctrl-C in between printed a traceback from it.  The parent gets a held signal
+    when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def start_worker(stop: Any) -> None:
@@ -31,6 +53,8 @@ def start_worker(stop: Any) -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):   # held by signals_held while it started
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     threading.Thread(target=_watch, args=(stop,), name="brett watchdog", daemon=True).start()
 
 
@@ -51,4 +75,4 @@ def _watch(stop: Any) -> None:
     os._exit(STOPPED_EXIT)  # now, whatever the main thread is computing
 
 
-__all__ = ["POLL", "STOPPED_EXIT", "start_worker"]
+__all__ = ["POLL", "STOPPED_EXIT", "signals_held", "start_worker"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import Any, Optional, Protocol
 
-from .._workers import start_worker
+from .._workers import signals_held, start_worker
 from ..errors import BrettError
 
 ALLOWED_LOSSES = 3
@@ -147,11 +147,12 @@ class LocalRunner:
         while self.waiting and len(self.running) < self.workers:
             task = self.waiting.popleft()
             try:
-                future = self.pool.submit(task.fn, *task.args)
+                with signals_held():   # submit may start the pool's workers
+                    future = self.pool.submit(task.fn, *task.args)
+                    self.running[future] = task
             except BrokenProcessPool:  # broke while no task of ours was in it
                 self._replace_pool([task, *self.running.values()])
                 continue
-            self.running[future] = task
             future.add_done_callback(self.finished.put)
 
     def _replace_pool(self, lost: list[_Task]) -> None:
