@@ -31,6 +31,7 @@ def test_game_modules_supply_hooks_not_base_behaviour(name: str) -> None:
 
 
 def _cores(name: str) -> list[Any]:
+    brett.GAMES[name]()   # a game's cores are loaded with its first use
     cores = brett.game._LOADED[name]
     core_cls = brett.GAMES[name]._core_class_name
     found = [getattr(cores.python, core_cls)]
@@ -95,9 +96,9 @@ def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
 
 def test_the_vector_env_uses_only_the_core_of_a_game() -> None:
     """vector.py reaches under the public API only for the core it clones (its
-    compiled loop steps the clones through the v_* hooks) and the base's answer
-    whether that core has them."""
-    assert private_reads("vector.py") <= {"_core", "_compiled_hooks"}
+    compiled loop steps the clones through the v_* hooks), the base's answer
+    whether that core has them, and each game's measured memory per copy."""
+    assert private_reads("vector.py") <= {"_core", "_compiled_hooks", "_state_bytes"}
 
 
 def test_the_game_list_is_written_once() -> None:

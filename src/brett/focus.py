@@ -250,6 +250,7 @@ class Focus(Game[FocusMove]):
     _move_types: ClassVar[tuple[type, ...]] = (FocusMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "FocusCore"
+    _state_bytes = 56 << 10   # measured: 8.0 KB compiled, 38 to 40 KB plain
     if TYPE_CHECKING:  # precise types for the type checker; the base does the work
         def effects(self, move: FocusMove | str) -> FocusEffects: ...
 

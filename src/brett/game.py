@@ -1071,6 +1071,11 @@ class Game(Generic[MoveT]):
             numpy = _numpy()
             out[...] = numpy.asarray(self._observation(), dtype=numpy.float32).reshape(shape)
 
+    _state_bytes: ClassVar[int] = 64 << 10
+    """The memory one game of this kind holds (state, move stack, scratch), an upper
+    bound measured per game on either core: what VectorEnv counts for each of its
+    environments beside the arrays (docs/rl.md)."""
+
     @classmethod
     def _compiled_hooks(cls) -> bool:
         """Whether this class's core plays the integer layer in C (the v_* hooks)."""

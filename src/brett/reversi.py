@@ -173,6 +173,7 @@ class Reversi(Game[ReversiMove]):
     _move_types: ClassVar[tuple[type, ...]] = (ReversiMove,)
     _cores = _cores
     _core_class_name: ClassVar[str] = "ReversiCore"
+    _state_bytes = 24 << 10   # measured: 5.8 KB (8×8) to 9.2 KB (16×16, plain twin)
     if TYPE_CHECKING:  # precise types for the type checker; the base does the work
         def effects(self, move: ReversiMove | str) -> ReversiEffects: ...
 

@@ -41,7 +41,6 @@ import os
 import random
 import threading
 import weakref
-from collections.abc import Callable
 from typing import Any, ClassVar, Optional, Union
 
 from ._checks import MAX_PLIES, as_int, seed_value
@@ -50,33 +49,15 @@ from ._core._rng import SplitMix64
 from .errors import BrettError, IllegalMoveError, InvalidMoveError
 from .game import GAMES, Game, _numpy, load_cores
 
-__all__ = ["MAX_BYTES", "MAX_ENVS", "MAX_THREADS", "STATE_BYTES", "VectorEnv"]
+__all__ = ["MAX_BYTES", "MAX_ENVS", "MAX_THREADS", "VectorEnv"]
 
 MAX_ENVS = 1 << 20
 MAX_THREADS = 256
 MAX_BYTES = 1 << 32
-"""The memory one VectorEnv may take, its games and its arrays: refused beyond 4 GiB."""
-
-STATE_BYTES: dict[str, Callable[[Game[Any]], int]] = {
-    # Measured with either core (the plain twin's are the larger), with a margin: a
-    # game's state, move stack and scratch, beside the arrays.  Reversi 7.7 KB (8×8)
-    # to 19 KB (16×16, plain); Focus 8.5 KB compiled, 39 KB (2 players) to 44 KB (4)
-    # plain; Phutball 21 KB (19×15) to 64 KB (25×25, plain); Schuft 11 to 20 KB.
-    "reversi": lambda game: 24 << 10,
-    "focus": lambda game: 56 << 10,
-    "phutball": lambda game: (12 << 10) + 112 * getattr(game, "columns", 19) * getattr(
-        game, "rows", 15),
-    "schuft": lambda game: 24 << 10,
-}
-"""Each game's memory per environment, beside the arrays (a game not named here:
-64 KB), as docs/rl.md lists it."""
+"""The memory one VectorEnv may take, its games (``Game._state_bytes`` each, as
+measured) and its arrays: refused beyond 4 GiB."""
 
 _vector = load_cores("vector")
-
-
-def _state_bytes(start: Game[Any]) -> int:
-    name = next((n for n, cls in GAMES.items() if isinstance(start, cls)), "")
-    return STATE_BYTES[name](start) if name in STATE_BYTES else 64 << 10
 
 
 class VectorEnv:
@@ -99,7 +80,7 @@ class VectorEnv:
         self.observation_shape = tuple(start.observation_tensor_shape())
         size = int(np.prod(self.observation_shape))
         arrays = 4 * size + self.num_actions + 4 * self.num_players + 14
-        need = self.num_envs * (arrays + _state_bytes(start))
+        need = self.num_envs * (arrays + start._state_bytes)
         if need > MAX_BYTES:
             raise BrettError(f"num_envs={self.num_envs}: the games and their arrays would "
                              f"take {need:,} bytes (at most {MAX_BYTES:,}: "
