@@ -51,6 +51,13 @@ def lattice(size: int = 25) -> str:
 LATTICE = lattice()
 
 
+def load_lattice(client: Any) -> str:
+    """The 25×25 lattice loaded in ``client``'s session: its game id."""
+    record = {"format": "brett-record", "version": 1, "game": "phutball", "start": LATTICE,
+              "moves": []}
+    return str(client.ask(cmd="load", record=record)["game_id"])
+
+
 @pytest.fixture
 def serve(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Start a web server with the given limits (``serve(Limits(...))``)."""
@@ -247,9 +254,7 @@ def test_one_address_holds_its_share_of_searches(serve: Any) -> None:
 def test_legal_is_bounded_in_time_and_size_and_others_are_served(serve: Any) -> None:
     server = serve(Limits(legal_seconds=1.0))
     attacker = Client(server, ATTACKER)
-    gid = attacker.ask(cmd="load", record={"format": "brett-record", "version": 1,
-                                           "game": "phutball", "start": LATTICE,
-                                           "moves": []})["game_id"]
+    gid = load_lattice(attacker)
     results: list[tuple[float, int, Any]] = []
 
     def flood() -> None:
@@ -282,9 +287,7 @@ def test_legal_ends_at_the_servers_time_limit(serve: Any,
     monkeypatch.setattr(commands, "MAX_LIST_TEXT", 1 << 40)   # the time bound alone
     server = serve(Limits(legal_seconds=1.0))
     client = Client(server)
-    gid = client.ask(cmd="load", record={"format": "brett-record", "version": 1,
-                                         "game": "phutball", "start": LATTICE,
-                                         "moves": []})["game_id"]
+    gid = load_lattice(client)
     sent = time.monotonic()
     answer = client.ask(cmd="legal", game_id=gid)
     assert time.monotonic() - sent < 1.0 + PROMPT
@@ -296,9 +299,7 @@ def test_a_stop_reaches_a_running_legal(serve: Any, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(commands, "MAX_LIST_TEXT", 1 << 40)   # the time bound alone
     server = serve(Limits(legal_seconds=60))
     client = Client(server)
-    gid = client.ask(cmd="load", record={"format": "brett-record", "version": 1,
-                                         "game": "phutball", "start": LATTICE,
-                                         "moves": []})["game_id"]
+    gid = load_lattice(client)
     answer: list[Any] = []
     legal = threading.Thread(target=lambda: answer.append(
         client.ask(cmd="legal", game_id=gid)))

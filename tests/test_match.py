@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,27 @@ def fake(tmp_path: Path, mode: str) -> str:
     script = tmp_path / "fake_engine.py"
     script.write_text(FAKE)
     return f"gtp:{sys.executable} {script} {mode}"
+
+
+def signalled(args: list[str], ready: Callable[[], bool], stop: signal.Signals, wait: float,
+              settle: float = 0.0) -> tuple[subprocess.Popen[str], str]:
+    """``brett match ARGS`` sent ``stop`` once ``ready()`` (within ``wait`` seconds)
+    and ``settle`` seconds more: the process, ended, and its error output."""
+    proc = subprocess.Popen(brett_command("match", *args), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + wait
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready(), "brett match did not get there in time"
+        time.sleep(settle)
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc, err
 
 
 def check_records(path: Path, games: int) -> list[Any]:
@@ -208,21 +230,8 @@ def test_a_misbehaving_engine_loses_and_the_match_goes_on(tmp_path: Path, mode: 
 def test_ctrl_c_keeps_the_finished_games_and_ends_the_engines(tmp_path: Path,
                                                               stop: signal.Signals) -> None:
     output = tmp_path / "games.sgf"
-    proc = subprocess.Popen(brett_command("match", "random", fake(tmp_path, "hang"),
-                                          "--games", "50", "--timeout", "2",
-                                          "--output", str(output)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not output.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert output.exists()
-        proc.send_signal(stop)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    proc, err = signalled(["random", fake(tmp_path, "hang"), "--games", "50", "--timeout", "2",
+                           "--output", str(output)], output.exists, stop, wait=120)
     assert proc.returncode == 130
     games = int(re.search(r"brett: interrupted: (\d+) games finished, kept in ", err)[1])
     assert games >= 1 and len(read_records(output)) == games
@@ -333,20 +342,8 @@ def test_a_signal_while_an_engine_starts_ends_the_engine(stop: signal.Signals) -
     """``brett match "gtp:sleep 3601" random`` stopped during the engine's start
     (its handshake waits for an answer that never comes) leaves no sleep behind."""
     marker = f"{3600 + random.random():.6f}"
-    proc = subprocess.Popen(brett_command("match", f"gtp:sleep {marker}", "random"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not processes_with(marker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert processes_with(marker), "the engine did not start"
-        time.sleep(0.5)
-        proc.send_signal(stop)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    proc, err = signalled([f"gtp:sleep {marker}", "random"],
+                          lambda: bool(processes_with(marker)), stop, wait=60, settle=0.5)
     assert proc.returncode in (130, 128 + stop), (proc.returncode, err)
     assert "Traceback" not in err
     deadline = time.monotonic() + 10
