@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .. import Stopped, __version__
@@ -189,20 +189,28 @@ def legal(session: Session, request: Answer) -> Answer:
         if "prefix" in request:
             return _clicks(game, request["prefix"], limit, seconds)
         moves: list[str] = []
-        text, cut = 0, False
         try:
-            for move in game.legal_moves:
-                if len(moves) >= limit:
-                    break
-                if text >= MAX_LIST_TEXT or stopper.stopped:
-                    cut = True
-                    break
-                moves.append(str(move))
-                text += len(moves[-1])
+            cut = _list(game.legal_moves, limit, moves, lambda: stopper.stopped)
             count = len(moves) if cut else game.legal_moves.count(limit=MAX_COUNT)
         except Stopped:
             cut, count = True, len(moves)
     return {"moves": moves, "count": min(count, MAX_COUNT), "more": cut or count > MAX_COUNT}
+
+
+def _list(moves: Iterable[Any], limit: int, into: list[str],
+          stopped: Callable[[], bool] = lambda: False) -> bool:
+    """Append the text of ``moves`` to ``into``, at most ``limit`` of them and about
+    :data:`MAX_LIST_TEXT` characters; whether it was cut short (by the text bound or
+    ``stopped()``) before the moves or the limit ran out."""
+    text = 0
+    for move in moves:
+        if len(into) >= limit:
+            return False
+        if text >= MAX_LIST_TEXT or stopped():
+            return True
+        into.append(str(move))
+        text += len(into[-1])
+    return False
 
 
 def _clicks(game: Game[Any], prefix: Any, limit: int, seconds: float) -> Answer:
@@ -214,12 +222,8 @@ def _clicks(game: Game[Any], prefix: Any, limit: int, seconds: float) -> Answer:
     except Stopped:
         raise Interrupted(f"legal stopped after {seconds:g} s, the server's limit for "
                           "it, or by a stop request") from None
-    moves, text = [], 0
-    for move in clicks.moves[:limit]:
-        if text >= MAX_LIST_TEXT:
-            break
-        moves.append(str(move))
-        text += len(moves[-1])
+    moves: list[str] = []
+    _list(clicks.moves, limit, moves)
     return {"moves": moves, "count": len(clicks.moves), "next": list(clicks.next)}
 
 
