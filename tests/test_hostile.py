@@ -12,6 +12,7 @@ The load test of these attacks together is in test_load.py (``slow``)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import http.client
 import json
@@ -29,7 +30,7 @@ import pytest
 aiohttp = pytest.importorskip("aiohttp", reason="the web extra: pip install 'brett[web]'")
 
 from brett.frontends import commands, webserver  # noqa: E402
-from brett.frontends.sessions import Limits  # noqa: E402
+from brett.frontends.sessions import Hub, Limits  # noqa: E402
 from brett.frontends.webserver import SESSION_HEADER, WebServer  # noqa: E402
 
 ATTACKER, CLIENT = "127.0.0.2", "127.0.0.1"
@@ -210,6 +211,63 @@ def test_one_address_holds_its_share_of_websockets(serve: Any) -> None:
 
     statuses, ok = asyncio.run(run())
     assert statuses == [429, 429, 429] and ok
+
+
+def test_a_closed_websocket_frees_its_share_at_once(serve: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that reconnects as soon as it closed is never refused, even while
+    the server is slow to end the old session (its request threads all busy)."""
+    slow_end = Hub.end
+
+    def end(hub: Hub, session: Any, reason: str = "") -> None:
+        time.sleep(0.2)
+        slow_end(hub, session, reason)
+
+    monkeypatch.setattr(Hub, "end", end)
+    server = serve(Limits(peer_sessions=2, peer_connections=2))
+
+    async def run() -> list[Any]:
+        answers = []
+        async with aiohttp.ClientSession(connector=connector(ATTACKER)) as http:
+            for i in range(20):
+                async with http.ws_connect(server.url + "ws") as ws:
+                    await ws.send_json({"id": i, "cmd": "new", "game": "reversi"})
+                    answers.append((await ws.receive_json(timeout=30))["ok"])
+        return answers
+
+    assert asyncio.run(run()) == [True] * 20
+
+
+def test_one_address_works_on_one_long_request_at_a_time(
+        serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """legal and load (which may take seconds of the interpreter) of one address
+    wait for each other; another address's do not wait for them."""
+    running: dict[str, int] = {ATTACKER: 0, CLIENT: 0}
+    most = dict(running)
+    lock = threading.Lock()
+
+    def slow_legal(session: Any, request: Any) -> Any:
+        with lock:
+            running[session.peer] += 1
+            most[session.peer] = max(most[session.peer], running[session.peer])
+        time.sleep(0.3)
+        with lock:
+            running[session.peer] -= 1
+        return {"moves": [], "count": 0, "more": False}
+
+    monkeypatch.setitem(commands.COMMANDS, "legal",
+                        dataclasses.replace(commands.COMMANDS["legal"], run=slow_legal))
+    server = serve()
+    clients = [Client(server, ATTACKER) for _ in range(4)] + [Client(server, CLIENT)]
+    games = [c.ask(cmd="new", game="reversi")["game_id"] for c in clients]
+    threads = [threading.Thread(target=c.ask, kwargs={"cmd": "legal", "game_id": g})
+               for c, g in zip(clients, games, strict=True) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert most == {ATTACKER: 1, CLIENT: 1}
+    assert commands.COMMANDS["load"].long and not commands.COMMANDS["state"].long
 
 
 def test_one_address_holds_its_share_of_searches(serve: Any) -> None:

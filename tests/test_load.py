@@ -1,7 +1,8 @@
 """Many users at once on one ``brett serve --http`` (a subprocess, loopback only):
 50 clients play whole games over HTTP and WebSocket while two level-10 searches
 run; every request succeeds and the 99th percentile of the quick requests stays
-low; then 10,000 sessions come and go and the server's memory stays bounded.
+low; then 10,000 sessions come and go and the server's memory stays bounded; and a
+well-behaved client is served as promised while one address attacks the server.
 
 Everything is bounded in count and time.  The latency bound is the product's
 promise (100 ms at the 99th percentile); the search threads run at a lower
@@ -11,6 +12,8 @@ machine.  The figures are printed (``pytest -s``) for the record."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
 import subprocess
 import sys
@@ -69,7 +72,7 @@ class HttpClient:
         async with self.http.post(self.url + "api", json=request, headers=headers) as reply:
             answer: dict[str, Any] = await reply.json()
         if request["cmd"] == "hello":
-            self.session = answer["session"]
+            self.session = answer.get("session", "")
         return answer
 
 
@@ -109,6 +112,13 @@ async def play_games(client: Any, timings: Timings, rng: random.Random) -> int:
     return moves
 
 
+def user_http(i: int) -> Any:
+    """The HTTP client of user ``i``, from an address of its own (127.0.1.x: users
+    are many addresses, and one address's share of the server is limited)."""
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(
+        limit=0, local_addr=(f"127.0.1.{1 + i % 250}", 0)))
+
+
 async def thinker(http: Any, url: str, done: asyncio.Event, counts: list[int]) -> None:
     """A level-10 search after another until the players are done."""
     client = HttpClient(http, url)
@@ -129,12 +139,13 @@ async def load(url: str) -> tuple[Timings, int, list[int], float]:
         await asyncio.sleep(1.0)  # the searches are running
 
         async def one(i: int) -> int:
-            if i % 2:
-                async with http.ws_connect(url + "ws") as ws:
-                    return await play_games(WsClient(ws), timings, random.Random(i))
-            client = HttpClient(http, url)
-            await client.ask(cmd="hello")
-            return await play_games(client, timings, random.Random(i))
+            async with user_http(i) as own:
+                if i % 2:
+                    async with own.ws_connect(url + "ws") as ws:
+                        return await play_games(WsClient(ws), timings, random.Random(i))
+                client = HttpClient(own, url)
+                await client.ask(cmd="hello")
+                return await play_games(client, timings, random.Random(i))
 
         start = time.perf_counter()
         moves = sum(await asyncio.gather(*(one(i) for i in range(CLIENTS))))
@@ -155,9 +166,11 @@ async def sessions_come_and_go(url: str, count: int) -> int:
     leaving; how many failed."""
     failed = 0
     limit = asyncio.Semaphore(AT_ONCE)
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+    users = [user_http(i) for i in range(AT_ONCE)]
+    try:
         async def one(i: int) -> None:
             nonlocal failed
+            http = users[i % AT_ONCE]
             async with limit:
                 if i % 2:
                     async with http.ws_connect(url + "ws") as ws:
@@ -173,6 +186,8 @@ async def sessions_come_and_go(url: str, count: int) -> int:
                 failed += not ok
 
         await asyncio.gather(*(one(i) for i in range(count)))
+    finally:
+        await asyncio.gather(*(user.close() for user in users))
     return failed
 
 
@@ -205,3 +220,171 @@ def test_memory_stays_bounded_as_sessions_come_and_go(server: tuple[str, int]) -
     print(f"\n{SESSIONS:,} sessions in {elapsed:.1f} s; server memory {before / 1024:.1f} MB "
           f"-> {after / 1024:.1f} MB")
     assert after - before < 20_000, f"{before} kB -> {after} kB"
+
+
+# ------------------------------------------------------------------ one hostile client
+ATTACKER = ["127.0.0.2"]
+"""The attacker's address (Linux answers on all of 127.0.0.0/8), one for each attack:
+what an attack leaves held (idle sessions) is its own; the well-behaved client comes
+from 127.0.0.1."""
+ATTACK_SECONDS = 15.0
+SENT = [0]
+"""Requests (or connections) the attack made: it must have been under way."""
+
+
+def attacker_http() -> Any:
+    return aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0,
+                                                                local_addr=(ATTACKER[0], 0)))
+
+
+async def counted(client: HttpClient, **request: Any) -> dict[str, Any]:
+    SENT[0] += 1
+    return await client.ask(**request)
+
+
+async def legal_flood(url: str, stop: asyncio.Event) -> None:
+    """16 sessions asking ``legal`` of a 25x25 lattice, again and again."""
+    from test_hostile import LATTICE
+
+    record = {"format": "brett-record", "version": 1, "game": "phutball", "start": LATTICE,
+              "moves": []}
+    async with attacker_http() as http:
+        async def one() -> None:
+            client = HttpClient(http, url)
+            await counted(client, cmd="hello")
+            gid = (await counted(client, cmd="load", record=record))["game_id"]
+            while not stop.is_set():
+                await counted(client, cmd="legal", game_id=gid)
+        await asyncio.gather(*(one() for _ in range(16)), return_exceptions=True)
+
+
+async def never_reads(url: str, stop: asyncio.Event) -> None:
+    """WebSockets that send ``svg`` of a 25x25 board without end and read nothing."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            async with http.ws_connect(url + "ws", max_msg_size=0) as ws:
+                await ws.send_json({"id": 1, "cmd": "new", "game": "phutball",
+                                    "options": {"columns": 25, "rows": 25}})
+                gid = (await ws.receive_json(timeout=60))["game_id"]
+                request = json.dumps({"cmd": "svg", "game_id": gid})
+                while not stop.is_set() and not ws.closed:
+                    await asyncio.wait_for(ws.send_str(request), 60)
+                    SENT[0] += 1
+        await asyncio.gather(*(one() for _ in range(4)), return_exceptions=True)
+
+
+async def idle_websockets(url: str, stop: asyncio.Event) -> None:
+    """1,000 WebSockets that say nothing (past the address's share: refused)."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            SENT[0] += 1
+            async with http.ws_connect(url + "ws"):
+                await stop.wait()
+        await asyncio.gather(*(one() for _ in range(1000)), return_exceptions=True)
+
+
+async def hello_flood(url: str, stop: asyncio.Event) -> None:
+    """1,000 HTTP sessions kept alive by a ``list`` each, in a loop."""
+    async with attacker_http() as http:
+        clients = [HttpClient(http, url) for _ in range(1000)]
+        await asyncio.gather(*(counted(c, cmd="hello") for c in clients),
+                             return_exceptions=True)
+        while not stop.is_set():
+            await asyncio.gather(*(counted(c, cmd="list") for c in clients),
+                                 return_exceptions=True)
+
+
+async def hint_flood(url: str, stop: asyncio.Event) -> None:
+    """40 sessions with two 60-second hints each."""
+    async with attacker_http() as http:
+        async def one() -> None:
+            client = HttpClient(http, url)
+            await counted(client, cmd="hello")
+            games = [(await counted(client, cmd="new", game="phutball"))["game_id"]
+                     for _ in range(2)]
+            while not stop.is_set():
+                await asyncio.gather(*(counted(client, cmd="hint", game_id=g, seconds=60)
+                                       for g in games))
+        await asyncio.gather(*(one() for _ in range(40)), return_exceptions=True)
+
+
+ATTACKS = {"legal flood": legal_flood, "a client that never reads": never_reads,
+           "1,000 idle WebSockets": idle_websockets, "1,000 HTTP sessions": hello_flood,
+           "40 x 2 60-second hints": hint_flood}
+
+
+async def attack(name: str, url: str, seconds: float) -> int:
+    """Run one attack for ``seconds`` from an address of its own: the requests it made."""
+    ATTACKER[0] = f"127.0.0.{2 + sorted(ATTACKS).index(name)}"
+    stop = asyncio.Event()
+    attacking = asyncio.create_task(ATTACKS[name](url, stop))
+    await asyncio.sleep(seconds)
+    stop.set()
+    attacking.cancel()
+    await asyncio.gather(attacking, return_exceptions=True)
+    return SENT[0]
+
+
+async def well_behaved(url: str) -> tuple[Timings, float]:
+    """Whole games of state/move requests, then a short hint: (timings, the hint's
+    seconds)."""
+    timings = Timings()
+    async with aiohttp.ClientSession() as http:
+        client = HttpClient(http, url)
+        await client.ask(cmd="hello")
+        rng = random.Random(5)
+        deadline = time.perf_counter() + ATTACK_SECONDS / 2
+        while time.perf_counter() < deadline:
+            gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
+            while True:
+                start = time.perf_counter()
+                state = await client.ask(cmd="state", game_id=gid)
+                timings.add("state", time.perf_counter() - start, state)
+                if state["outcome"] is not None:
+                    break
+                legal = await client.ask(cmd="legal", game_id=gid)
+                start = time.perf_counter()
+                moved = await client.ask(cmd="move", game_id=gid, move=rng.choice(legal["moves"]))
+                timings.add("move", time.perf_counter() - start, moved)
+            await client.ask(cmd="close", game_id=gid)
+        gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
+        start = time.perf_counter()
+        hint = await client.ask(cmd="hint", game_id=gid, seconds=0.2)
+        hint_seconds = time.perf_counter() - start
+        if not hint["ok"]:
+            timings.failures.append(hint)
+    return timings, hint_seconds
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="127.0.0.2 is Linux's")
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_a_well_behaved_client_is_served_while_one_address_attacks(
+        server: tuple[str, int], name: str) -> None:
+    """The attack runs in a process of its own at a lower priority (an attacker's
+    own work is done on its own machine), from ATTACK_SECONDS / 2 before the
+    well-behaved client starts until after it ends."""
+    url, pid = server
+    attacker = subprocess.Popen([sys.executable, __file__, name, url, str(ATTACK_SECONDS)],
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(ATTACK_SECONDS / 2)
+        timings, hint = asyncio.run(well_behaved(url))
+        out, _ = attacker.communicate(timeout=ATTACK_SECONDS + 60)
+    finally:
+        attacker.kill()
+        attacker.wait()
+    quick = ("state", "move")
+    p99 = timings.quantile(0.99, quick)
+    print(f"\n{name}: {out.strip()} requests of the attacker; state/move p50 "
+          f"{timings.quantile(0.5, quick) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms over "
+          f"{sum(len(v) for v in timings.seconds.values())} requests; a 0.2 s hint answered "
+          f"in {hint:.2f} s; server {rss_kb(pid) / 1024:.0f} MB")
+    assert int(out) > 0 and attacker.returncode == 0
+    assert timings.failures == []
+    assert p99 < P99_BOUND, f"p99 {p99 * 1000:.1f} ms"
+    assert hint < 1.0, f"the short hint took {hint:.2f} s"
+
+
+if __name__ == "__main__":   # the attacker's process: ATTACK URL SECONDS
+    os.nice(10)
+    print(asyncio.run(attack(sys.argv[1], sys.argv[2], float(sys.argv[3]))))

@@ -64,6 +64,7 @@ class Command:
     fields: dict[str, Field]
     run: Callable[[Session, Answer], Union[Answer, Job]]
     locked: bool = True
+    long: bool = False   # may take long: one such request of an address at a time
 
 
 # ------------------------------------------------------------------ fields
@@ -436,7 +437,7 @@ COMMANDS: dict[str, Command] = {
     "close": Command(GAME_ID, close),
     "list": Command({}, list_),
     "state": Command({**GAME_ID, **PLY}, state_),
-    "legal": Command({**GAME_ID, **LIMIT, "prefix": Field(("array",))}, legal),
+    "legal": Command({**GAME_ID, **LIMIT, "prefix": Field(("array",))}, legal, long=True),
     "move": Command({**GAME_ID, "move": text()}, move),
     "undo": Command(GAME_ID, undo),
     "roll": Command({**GAME_ID, "roll": text()}, roll),
@@ -444,7 +445,7 @@ COMMANDS: dict[str, Command] = {
     "svg": Command({**GAME_ID, **PLY, "options": Field(("object",))}, svg),
     "save": Command({**GAME_ID, "format": Field(("string",), choices=RECORD_FORMATS)}, save),
     "load": Command({"record": Field(("object", "string"), required=True, length=RECORD_TEXT),
-                     "format": Field(("string",), choices=RECORD_FORMATS)}, load),
+                     "format": Field(("string",), choices=RECORD_FORMATS)}, load, long=True),
     "perft": Command({**GAME_ID, "depth": integer(0, MAX_PERFT_DEPTH, required=True),
                       "count_finished": Field(("boolean",)), **PROGRESS}, perft),
     "play": Command({**GAME_ID, **BUDGET}, play),

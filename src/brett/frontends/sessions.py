@@ -91,6 +91,10 @@ class Limits:
     peer_requests: int = 8
     """Requests of one client address worked on at once (the others wait their turn):
     half the web server's request threads."""
+    peer_long: int = 1
+    """Requests of one client address that may take long (``legal``, ``load``) worked
+    on at once: their work holds the interpreter, and two of them would slow every
+    other client's quick requests."""
     peer_searches: int = 4
     """Searches one client address may have running or waiting, over all its sessions."""
     peer_search_seconds: float = 240.0
@@ -249,11 +253,12 @@ class Session:
             check_fields(name, request, command.fields)
             if self.closed:
                 raise Interrupted("this session has ended")
-            if command.locked:
-                with self.lock:
+            with self.hub.long_turn(self.peer) if command.long else contextlib.nullcontext():
+                if command.locked:
+                    with self.lock:
+                        result = command.run(self, request)
+                else:
                     result = command.run(self, request)
-            else:
-                result = command.run(self, request)
             if isinstance(result, Job):
                 return result.answer
             return {"id": ident, "ok": True, **result}
@@ -383,6 +388,7 @@ class Hub:
         self.waiting = 0
         self.running: set[Job] = set()
         self.peers: dict[str, PeerShare] = {}   # what each client address holds
+        self.long_turns: dict[str, tuple[threading.Semaphore, list[int]]] = {}
         self.deadlines: dict[Stopper, float] = {}
         self._closed = threading.Event()
         self._swept = time.monotonic()
@@ -418,6 +424,12 @@ class Hub:
             self._forget(session)
         session.end(reason)
 
+    def forget(self, session: Session) -> None:
+        """Drop a session from the tables at once (its connection closed); it ends
+        later, in :meth:`end`.  The address's share is free before that."""
+        with self.lock:
+            self._forget(session)
+
     def _forget(self, session: Session) -> None:
         """Drop a session from the tables (hub lock held)."""
         if self.sessions.pop(session.token, None) is not None and session.peer is not None:
@@ -441,6 +453,25 @@ class Hub:
         threading.Thread(target=oldest.end, args=("the server needed room",),
                          daemon=True).start()
         return True
+
+    @contextlib.contextmanager
+    def long_turn(self, peer: Optional[str]) -> Iterator[None]:
+        """The address's turn for a request that may take long (a pipe's: at once)."""
+        if peer is None:
+            yield
+            return
+        with self.lock:
+            turn, users = self.long_turns.setdefault(
+                peer, (threading.Semaphore(self.limits.peer_long), [0]))
+            users[0] += 1
+        try:
+            with turn:
+                yield
+        finally:
+            with self.lock:
+                users[0] -= 1
+                if users[0] == 0:
+                    del self.long_turns[peer]
 
     # ---- searches
     def submit(self, job: Job) -> None:

@@ -26,6 +26,7 @@ import contextlib
 import importlib.resources
 import ipaddress
 import logging
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -55,6 +56,10 @@ SLOW_READER_SECONDS = 30.0
 """A WebSocket client whose unread answers stay past OUTBOX_BYTES this long is closed."""
 CLOSE_SECONDS = 2.0
 """How long a closing handshake may take before the connection is cut."""
+SWITCH_SECONDS = 0.001
+"""How often the threads of ``brett serve --http`` take turns with the interpreter
+(Python's default is 5 ms; with the long work of one client beside it, a quick answer
+waited five times as long)."""
 PEER_WAITING = 64
 """Requests of one address waiting for their turn (``peer_requests`` are worked on
 at once): past this a request is refused."""
@@ -243,7 +248,9 @@ class App:
             await self._read_all(ws, request, session, outbox, peer)
         finally:
             # The handler may be cancelled here (the client vanished): the session's
-            # end is handed to a thread first, so that it happens whatever comes next.
+            # end is handed to a thread first, so that it happens whatever comes next;
+            # the address's share is free at once (a client may reconnect at once).
+            self.hub.forget(session)
             ending = self._end(session, "the connection closed")
             self._left(ws, peer)
             outbox.finish()
@@ -439,9 +446,10 @@ def _json(text: str) -> Any:
 
 def _not_a_client_fault(record: logging.LogRecord) -> bool:
     """A log filter: malformed HTTP from a client (a bad header, a line too long)
-    is answered 400 and is no error of the server's: no traceback on stderr."""
+    is answered 400, and a client that vanished before its answer was written is
+    gone; neither is an error of the server's: no traceback on stderr."""
     kind = record.exc_info[0] if record.exc_info else None
-    return not (kind is not None and issubclass(kind, HttpProcessingError))
+    return not (kind is not None and issubclass(kind, (HttpProcessingError, ConnectionError)))
 
 
 def _refusal(status: int, message: str) -> Any:
@@ -530,7 +538,10 @@ class WebServer:
             self._thread.join(timeout=30)
 
     def run(self, out: TextIO) -> None:
-        """Serve in this thread until Ctrl-C (which ends it cleanly)."""
+        """Serve in this thread until Ctrl-C (which ends it cleanly).  The process is
+        the server's: its threads take turns with the interpreter every
+        SWITCH_SECONDS, so that a thread at long work delays a quick answer little."""
+        sys.setswitchinterval(SWITCH_SECONDS)
         async def main() -> None:
             await self._open()
             print(f"brett: play at {self.url} (Ctrl-C to stop)", file=out, flush=True)
