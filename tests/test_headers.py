@@ -44,7 +44,9 @@ def check_output(done: subprocess.CompletedProcess[str]) -> str:
     assert done.returncode == 0, f"exit {done.returncode}\n{out}\n{done.stderr[-3000:]}"
     summary = re.search(r"harness: (\d+) checks, (\d+) failed", out)
     assert summary, out
-    assert int(summary[1]) >= 40 and summary[2] == "0", out
+    # each kernel level the CPU runs adds its perfts, playouts and solver checks
+    levels = len(re.findall(r"^kernels \w+:", out, re.MULTILINE))
+    assert levels >= 1 and int(summary[1]) >= 15 + 9 * levels and summary[2] == "0", out
     return out
 
 

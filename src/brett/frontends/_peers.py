@@ -136,6 +136,7 @@ class EngineProcess:
             raise
         self.lines: queue.Queue[Optional[str]] = queue.Queue(UNREAD_LINES)
         self.flood: list[str] = []   # why the reader stopped reading a flood
+        self.answered = 0
         assert self.proc.stdout is not None
         self.reader = threading.Thread(target=_read,
                                        args=(self.proc.stdout, self.lines, self.flood),
@@ -149,6 +150,7 @@ class EngineProcess:
 
     def send(self, line: str) -> None:
         self._log(">", line)
+        self.answered = 0   # lines read since: a flood whether brett keeps up or not
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(line.encode("utf-8") + b"\n")
@@ -170,6 +172,10 @@ class EngineProcess:
             self.proc.poll()
             raise Gone(self._ended())
         self._log("<", line)
+        self.answered += 1
+        if self.answered > UNREAD_LINES:
+            self.flood.append(f"wrote {UNREAD_LINES:,} lines that nobody asked for")
+            raise Gone(f"flooded its output: it {self.flood[0]}")
         return line
 
     def _ended(self) -> str:
