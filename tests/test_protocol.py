@@ -437,6 +437,21 @@ def test_a_stop_right_after_the_request_is_never_lost(hub: Hub) -> None:
         session.ask({"cmd": "close", "game_id": gid})
 
 
+def test_a_request_holding_its_session_is_stopped_on_time_through_a_sweep() -> None:
+    """The ticker stops a quick request at its deadline even when its sweep for idle
+    games (each second) comes while that request holds its session's lock."""
+    hub = Hub(Limits())
+    try:
+        session = hub.open()
+        with session.lock, session.within(2.0) as stopper:
+            deadline = time.monotonic() + 2.0 + PROMPT
+            while not stopper.stopped and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert stopper.stopped
+    finally:
+        hub.close()
+
+
 def test_limits_of_a_session_and_of_the_server() -> None:
     small = Hub(Limits(games=3, searches=2, perft_seconds=0.5, sessions=2, evict_idle=3600))
     try:

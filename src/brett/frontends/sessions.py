@@ -609,7 +609,11 @@ def _background() -> None:
 
 
 def _close_idle_games(session: Session, now: float, idle: float) -> None:
-    with session.lock:
+    # The ticker never waits for a session's lock: a request holding it (a legal)
+    # waits for the ticker to stop it at its deadline.  A busy session is not idle.
+    if not session.lock.acquire(blocking=False):
+        return
+    try:
         with session.jobs_lock:
             searched = {id(job.slot) for job in session.jobs.values()}
         stale = [slot for slot in session.games.values()
@@ -618,6 +622,8 @@ def _close_idle_games(session: Session, now: float, idle: float) -> None:
             session.close_game(slot, "the game expired")
             session.emit({"event": "closed", "game_id": slot.game_id,
                           "reason": f"idle for {idle:g} s"})
+    finally:
+        session.lock.release()
 
 
 __all__ = ["LOCAL", "Hub", "Job", "Limits", "PeerShare", "Session", "Slot"]
