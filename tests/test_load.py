@@ -89,7 +89,8 @@ class WsClient:
                 return message
 
 
-async def play_games(client: Any, timings: Timings, rng: random.Random) -> int:
+async def play_games(client: Any, timings: Timings, rng: random.Random,
+                     games: int = GAMES_EACH) -> int:
     """Whole games of random legal moves, each request timed."""
     async def timed(**request: Any) -> dict[str, Any]:
         start = time.perf_counter()
@@ -98,7 +99,7 @@ async def play_games(client: Any, timings: Timings, rng: random.Random) -> int:
         return answer
 
     moves = 0
-    for _ in range(GAMES_EACH):
+    for _ in range(games):
         game = await timed(cmd="new", game="reversi", options={"size": rng.choice([6, 8])})
         gid = game["game_id"]
         while True:
@@ -326,8 +327,7 @@ async def attack(name: str, url: str, seconds: float) -> int:
 
 
 async def well_behaved(url: str) -> tuple[Timings, float]:
-    """Whole games of state/move requests, then a short hint: (timings, the hint's
-    seconds)."""
+    """Whole games, then a short hint: (timings, the hint's seconds)."""
     timings = Timings()
     async with aiohttp.ClientSession() as http:
         client = HttpClient(http, url)
@@ -335,18 +335,7 @@ async def well_behaved(url: str) -> tuple[Timings, float]:
         rng = random.Random(5)
         deadline = time.perf_counter() + ATTACK_SECONDS / 2
         while time.perf_counter() < deadline:
-            gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
-            while True:
-                start = time.perf_counter()
-                state = await client.ask(cmd="state", game_id=gid)
-                timings.add("state", time.perf_counter() - start, state)
-                if state["outcome"] is not None:
-                    break
-                legal = await client.ask(cmd="legal", game_id=gid)
-                start = time.perf_counter()
-                moved = await client.ask(cmd="move", game_id=gid, move=rng.choice(legal["moves"]))
-                timings.add("move", time.perf_counter() - start, moved)
-            await client.ask(cmd="close", game_id=gid)
+            await play_games(client, timings, rng, games=1)
         gid = (await client.ask(cmd="new", game="reversi"))["game_id"]
         start = time.perf_counter()
         hint = await client.ask(cmd="hint", game_id=gid, seconds=0.2)

@@ -42,6 +42,7 @@ ENGINE_LINE = 1 << 16
 """The longest line an engine may write (its answers are a few words)."""
 UNREAD_LINES = 10_000
 """Lines an engine may write before brett reads them (status lines while it thinks)."""
+TOO_MANY_LINES = f"wrote {UNREAD_LINES:,} lines that nobody asked for"
 LOG_BYTES = 64 << 20
 """The most one match writes to its ``--log`` file, the engines' error output included."""
 
@@ -136,7 +137,7 @@ class EngineProcess:
             raise
         self.lines: queue.Queue[Optional[str]] = queue.Queue(UNREAD_LINES)
         self.flood: list[str] = []   # why the reader stopped reading a flood
-        self.answered = 0
+        self.read_since_send = 0
         assert self.proc.stdout is not None
         self.reader = threading.Thread(target=_read,
                                        args=(self.proc.stdout, self.lines, self.flood),
@@ -150,7 +151,7 @@ class EngineProcess:
 
     def send(self, line: str) -> None:
         self._log(">", line)
-        self.answered = 0   # lines read since: a flood whether brett keeps up or not
+        self.read_since_send = 0   # past UNREAD_LINES: a flood, even read as they come
         try:
             assert self.proc.stdin is not None
             self.proc.stdin.write(line.encode("utf-8") + b"\n")
@@ -161,22 +162,25 @@ class EngineProcess:
     def read(self, deadline: float) -> str:
         """The next line, waiting until ``deadline`` (``time.monotonic()``)."""
         if self.flood:
-            raise Gone(f"flooded its output: it {self.flood[0]}")
+            raise self._flooded()
         try:
             line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise Gone("no answer in time") from None
         if line is None:
             if self.flood:
-                raise Gone(f"flooded its output: it {self.flood[0]}")
+                raise self._flooded()
             self.proc.poll()
             raise Gone(self._ended())
         self._log("<", line)
-        self.answered += 1
-        if self.answered > UNREAD_LINES:
-            self.flood.append(f"wrote {UNREAD_LINES:,} lines that nobody asked for")
-            raise Gone(f"flooded its output: it {self.flood[0]}")
+        self.read_since_send += 1
+        if self.read_since_send > UNREAD_LINES:
+            self.flood.append(TOO_MANY_LINES)
+            raise self._flooded()
         return line
+
+    def _flooded(self) -> Gone:
+        return Gone(f"flooded its output: it {self.flood[0]}")
 
     def _ended(self) -> str:
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -224,7 +228,7 @@ def _read(stream: IO[bytes], lines: queue.Queue[Optional[str]], flood: list[str]
             try:
                 lines.put_nowait(raw.decode("utf-8", "replace").rstrip("\r\n"))
             except queue.Full:
-                flood.append(f"wrote {UNREAD_LINES:,} lines that nobody asked for")
+                flood.append(TOO_MANY_LINES)
                 break
     with contextlib.suppress(queue.Full):
         lines.put_nowait(None)
