@@ -19,6 +19,7 @@
 #include "brett_bitops.h"
 #include "brett_cpu.h"
 #include "brett_interrupt.h"
+#include "brett_perft_table.h"
 #include "brett_rng.h"
 
 /* clang-cl's <immintrin.h> hides the AVX2 intrinsics unless the whole file is
@@ -30,6 +31,9 @@
 #else
 #define BRETT_RV_HAVE_AVX2 0
 #endif
+
+/* The shallowest subtree a hashed perft keeps in its table (brett_perft_table.h). */
+#define BRETT_RV_HASH_DEPTH 4
 
 enum { BRETT_RV_BLACK = 0, BRETT_RV_WHITE = 1, BRETT_RV_EMPTY = 2, BRETT_RV_BLOCKED = 3 };
 
@@ -66,6 +70,58 @@ static inline void brett_rv_init(void)
             BRETT_RV_RAY[sq][d] = ray;
         }
     }
+}
+
+/* ---- the eight symmetries of a square n x n board without holes (n <= 8,
+   bit row * 8 + col, the board in the low rows and columns), for the hashed
+   perft: a position and its mirror images have the same count. */
+static inline uint64_t brett_rv_mirror_rows(uint64_t x, int n)      /* row r -> n-1-r */
+{
+    return brett_bswap64(x) >> (8 * (8 - n));
+}
+
+static inline uint64_t brett_rv_mirror_cols(uint64_t x, int n)      /* col c -> n-1-c */
+{
+    x = ((x >> 1) & 0x5555555555555555u) | ((x & 0x5555555555555555u) << 1);
+    x = ((x >> 2) & 0x3333333333333333u) | ((x & 0x3333333333333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Fu) | ((x & 0x0F0F0F0F0F0F0F0Fu) << 4);
+    return x >> (8 - n);
+}
+
+static inline uint64_t brett_rv_transpose(uint64_t x)               /* (r, c) -> (c, r) */
+{
+    uint64_t t;
+    t = 0x0F0F0F0F00000000u & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    t = 0x3333000033330000u & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    t = 0x5500550055005500u & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    return x;
+}
+
+/* (P, O) replaced by the least of its eight images, compared P first. */
+static inline void brett_rv_canonical(uint64_t *P, uint64_t *O, int n)
+{
+    uint64_t p[8], o[8];
+    int i, best = 0;
+    p[0] = *P;
+    o[0] = *O;
+    p[1] = brett_rv_mirror_rows(p[0], n);
+    o[1] = brett_rv_mirror_rows(o[0], n);
+    p[2] = brett_rv_mirror_cols(p[0], n);
+    o[2] = brett_rv_mirror_cols(o[0], n);
+    p[3] = brett_rv_mirror_cols(p[1], n);
+    o[3] = brett_rv_mirror_cols(o[1], n);
+    for (i = 0; i < 4; i++) {
+        p[i + 4] = brett_rv_transpose(p[i]);
+        o[i + 4] = brett_rv_transpose(o[i]);
+    }
+    for (i = 1; i < 8; i++)
+        if (p[i] < p[best] || (p[i] == p[best] && o[i] < o[best]))
+            best = i;
+    *P = p[best];
+    *O = o[best];
 }
 
 /* ---- portable */
@@ -108,6 +164,8 @@ static inline void brett_rv_init(void)
 /* ---- the choice */
 typedef uint64_t (*brett_rv_perft8_fn)(uint64_t, uint64_t, uint64_t, int, int,
                                        BrettInterrupt *);
+typedef uint64_t (*brett_rv_hperft8_fn)(uint64_t, uint64_t, uint64_t, int, int, int,
+                                        BrettPerftTable *, BrettInterrupt *);
 typedef void (*brett_rv_playouts8_fn)(uint64_t, uint64_t, int, uint64_t, long long,
                                       uint64_t *, long long, long long *, BrettInterrupt *);
 typedef uint64_t (*brett_rv_perft_wide_fn)(BrettBig *, int, int, int, BrettInterrupt *);
@@ -117,6 +175,7 @@ typedef void (*brett_rv_playouts_wide_fn)(const BrettBig *, int, long long, uint
 typedef struct {
     const char *name;
     brett_rv_perft8_fn perft8;
+    brett_rv_hperft8_fn hperft8;
     brett_rv_playouts8_fn playouts8;
     brett_rv_perft_wide_fn perft_wide;
     brett_rv_playouts_wide_fn playouts_wide;
@@ -130,6 +189,7 @@ enum { BRETT_RV_PORTABLE = 0, BRETT_RV_AVX2 = 1, BRETT_RV_AVX512 = 2 };
     do {                                             \
         (k).name = #level;                           \
         (k).perft8 = brett_rv_##level##_perft8;      \
+        (k).hperft8 = brett_rv_##level##_hperft8;    \
         (k).playouts8 = brett_rv_##level##_playouts8; \
         (k).perft_wide = brett_rv_##level##_perft_wide; \
         (k).playouts_wide = brett_rv_##level##_playouts_wide; \

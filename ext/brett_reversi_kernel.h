@@ -174,6 +174,45 @@ static uint64_t RK(perft8)(uint64_t P, uint64_t O, uint64_t playable, int depth,
     return total;
 }
 
+/* perft8 with a transposition table `t` of the subtrees already counted in this
+ * call (brett_perft_table.h; the same `playable` and `count_finished` for all of
+ * it), keyed by the position itself or, with `sym_n` (the side of a square board
+ * without holes; 0: none), by the least of its eight images.  Subtrees of depth
+ * < BRETT_RV_HASH_DEPTH are counted without it: below that a probe costs more
+ * than the count. */
+static uint64_t RK(hperft8)(uint64_t P, uint64_t O, uint64_t playable, int depth,
+                           int count_finished, int sym_n, BrettPerftTable *t,
+                           BrettInterrupt *it)
+{
+    const uint64_t empty = playable & ~(P | O);
+    uint64_t moves, total = 0, f, kp = P, ko = O;
+    int sq;
+    if (depth < BRETT_RV_HASH_DEPTH)
+        return RK(perft8)(P, O, playable, depth, count_finished, it);
+    if (sym_n)
+        brett_rv_canonical(&kp, &ko, sym_n);
+    if (brett_perft_probe(t, kp, ko, (uint32_t)depth, &total))
+        return total;
+    if (brett_interrupted(it))
+        return 0;
+    moves = RK(moves8)(P, O, empty);
+    if (moves == 0) {
+        if (RK(moves8)(O, P, empty) == 0)
+            return count_finished ? 1 : 0;      /* the game is over */
+        total = RK(hperft8)(O, P, playable, depth - 1, count_finished, sym_n, t, it);
+    }
+    while (moves) {
+        sq = RK_CTZ(moves);
+        moves &= moves - 1;
+        f = RK(flips8)(P, O, sq);
+        total += RK(hperft8)(O ^ f, P ^ f ^ ((uint64_t)1 << sq), playable, depth - 1,
+                            count_finished, sym_n, t, it);
+    }
+    if (!it->stopped)   /* a stopped count is short: keep none of it */
+        brett_perft_store(t, kp, ko, (uint32_t)depth, total);
+    return total;
+}
+
 /* `ngames` random games from (black, white, player to move), each stopped after
  * `cap` plies if cap >= 0.  Adds to res = [black wins, white wins, draws,
  * unfinished, plies].  The random choices are those of the plain-Python twin. */

@@ -12,7 +12,10 @@
  *   Ctrl-C polls        the countdown, the clock and the re-arming
  *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
  *                       the 8x8 start (3,005,288; 24,571,284 counting finished
- *                       games), a board with holes (250,635 at depth 8), and moves, flips and seeded
+ *                       games), a board with holes (250,635 at depth 8), the
+ *                       same counts through a transposition table (with the
+ *                       eight symmetries on the full board; a table of one
+ *                       bucket on the holed one), and moves, flips and seeded
  *                       playouts equal to the portable level's
  *   endgame solver      FFO #40 (+38, a2) on every level
  *   alpha-beta          brett_eval.h's exact phase agrees with the solver
@@ -38,6 +41,7 @@ static long harness_spins;   /* the hand-off's polls before it sleeps, per phase
 #include "brett_endgame.h"
 #include "brett_eval.h"
 #include "brett_handoff.h"
+#include "brett_perft_table.h"
 #include "brett_interrupt.h"
 #include "brett_platform.h"
 #include "brett_reversi.h"
@@ -352,6 +356,21 @@ static void check_interrupt(void)
 
 /* ---- the Reversi kernels */
 
+/* perft from the 8x8 start through a fresh table of `bytes` (0 on no memory). */
+static uint64_t hashed_count(BrettReversiKernels k, uint64_t playable, int depth, int cf,
+                             int sym_n, uint64_t bytes)
+{
+    BrettPerftTable table;
+    BrettInterrupt it;
+    uint64_t n;
+    if (!brett_perft_table_open(&table, bytes))
+        return 0;
+    interrupt_init(&it);
+    n = k.hperft8(START_BLACK, START_WHITE, playable, depth, cf, sym_n, &table, &it);
+    brett_perft_table_close(&table);
+    return n;
+}
+
 static void check_kernels(void)
 {
     const uint64_t all = ~(uint64_t)0;
@@ -375,6 +394,10 @@ static void check_kernels(void)
               (unsigned long long)n10);
         CHECK(nh == 250635, "%s perft(8) with holes b4 e2 g5 = %llu", k.name,
               (unsigned long long)nh);
+        CHECK(hashed_count(k, all, 10, 1, 8, 1 << 20) == n10,
+              "%s perft(10) through a symmetric table differs", k.name);
+        CHECK(hashed_count(k, holes, 8, 0, 0, 64) == nh,
+              "%s perft(8) with holes through a table of one bucket differs", k.name);
         k.playouts8(START_BLACK, START_WHITE, 0, all, 2000, &rng, -1, res, &it);
         if (level == BRETT_RV_PORTABLE)
             memcpy(portable_res, res, sizeof res);

@@ -44,6 +44,7 @@ from typing import (
     Optional,
     TypeVar,
     Union,
+    cast,
     overload,
 )
 
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
     import numpy
     import numpy.typing
 
-    from ._core._base import Core
+    from ._core._base import Core, HashedCore
     from .focus import Focus, FocusMove
     from .phutball import Phutball, PhutballMove
     from .reversi import Reversi, ReversiMove
@@ -809,7 +810,8 @@ class Game(Generic[MoveT]):
 
     # ---- search helpers
     def perft(self, depth: int, count_finished: bool = False,
-              executor: Optional[Executor] = None, tasks: int = 64) -> int:
+              executor: Optional[Executor] = None, tasks: int = 64,
+              hash_mb: Optional[float] = None, symmetric: bool = False) -> int:
         """The number of legal move sequences of exactly ``depth`` moves
         (``depth`` from 0 to :data:`MAX_PERFT_DEPTH`; chance nodes use no depth).
 
@@ -825,14 +827,23 @@ class Game(Generic[MoveT]):
         run again, where ``client.get_executor()``'s can fail.  The game is never
         changed, and several threads may run perft on one game at once; Ctrl-C
         stops a compiled search within milliseconds.
+
+        With ``hash_mb`` (Reversi boards up to 8x8) the count keeps the subtrees
+        it has counted in a transposition table of at most that many megabytes
+        (MiB), made for this call (for each task, with an ``executor``) and freed
+        after it: a position reached again by another move order is counted
+        once, and deep counts take a fraction of the time.  ``symmetric=True``
+        keeps one entry for a position and its seven mirror images (square
+        boards without holes).  The counts are exact either way.
         """
         depth = _check_depth(depth)
         cf = bool(count_finished)
         self._refuse_pending("perft")
         if executor is None:
-            return int(self._core.perft(depth, cf))
+            return self._perft_counter(cf, hash_mb, symmetric)(self._core, depth)
+        self._perft_counter(cf, hash_mb, symmetric, size_only=True)
         futures = [executor.submit(_perft_task, self.game_name, type(self).backend(),
-                                   position, sub, cf)
+                                   position, sub, cf, hash_mb, symmetric)
                    for position, sub in self.perft_tasks(depth, tasks)]
         try:
             return sum(int(f.result()) for f in futures)
@@ -884,19 +895,26 @@ class Game(Generic[MoveT]):
             children.append((child, depth if chance else depth - 1))
         return children
 
-    def divide(self, depth: int, count_finished: bool = False) -> dict[MoveT, int]:
+    def divide(self, depth: int, count_finished: bool = False,
+               hash_mb: Optional[float] = None, symmetric: bool = False) -> dict[MoveT, int]:
         """perft(depth - 1) after each legal move: ``{move: count}`` (at a chance
-        node ``{outcome: perft(depth)}``, since an outcome uses no depth)."""
-        return dict(self.divide_iter(depth, count_finished))
+        node ``{outcome: perft(depth)}``, since an outcome uses no depth).
+        ``hash_mb`` and ``symmetric`` as for :meth:`perft`: one table serves
+        every first move."""
+        return dict(self.divide_iter(depth, count_finished, hash_mb, symmetric))
 
-    def divide_iter(self, depth: int, count_finished: bool = False) -> Iterator[tuple[MoveT, int]]:
+    def divide_iter(self, depth: int, count_finished: bool = False,
+                    hash_mb: Optional[float] = None,
+                    symmetric: bool = False) -> Iterator[tuple[MoveT, int]]:
         """:meth:`divide` one first move at a time, as ``(move, count)`` pairs (a
         long run can show its progress); the game is not changed."""
         depth = _check_depth(depth, low=1)
         self._refuse_pending("divide")
-        return self._divide(self._core.clone(False), depth, bool(count_finished))
+        count = self._perft_counter(bool(count_finished), hash_mb, symmetric)
+        return self._divide(self._core.clone(False), depth, count)
 
-    def _divide(self, snap: Core, depth: int, cf: bool) -> Iterator[tuple[MoveT, int]]:
+    def _divide(self, snap: Core, depth: int,
+                count: Callable[[Core, int], int]) -> Iterator[tuple[MoveT, int]]:
         chance = snap.player() == CHANCE
         items: Iterable[Any] = ([cm for cm, _ in snap.chance_moves()] if chance
                                 else snap.iter_moves())
@@ -904,10 +922,41 @@ class Game(Generic[MoveT]):
             stop_check()  # perft(0) of each of millions of Phutball paths never polls
             snap.push(cm, None)
             try:
-                count = int(snap.perft(depth if chance else depth - 1, cf))
+                counted = count(snap, depth if chance else depth - 1)
             finally:
                 snap.pop()
-            yield self._move_from_core(cm), count
+            yield self._move_from_core(cm), counted
+
+    def _perft_counter(self, count_finished: bool, hash_mb: Optional[float], symmetric: Any,
+                       size_only: bool = False) -> Callable[[Core, int], int]:
+        """The perft of a core of this game to a depth: plain, or with one table of
+        ``hash_mb`` for all the counts it makes.  BrettError for a size or a board
+        that has no table (``size_only``: the size is checked, no table is made)."""
+        if not isinstance(symmetric, bool):
+            raise BrettError(f"symmetric={symmetric!r:.40}: expected True or False")
+        if hash_mb is None:
+            if symmetric:
+                raise BrettError("symmetric=True goes with a table: give hash_mb")
+            return lambda core, depth: int(core.perft(depth, count_finished))
+        size = _table_bytes(hash_mb)
+        make = getattr(self._core, "perft_table", None)
+        if make is None:
+            raise BrettError(f"{self.game_name} keeps no perft table: hash_mb is for "
+                             "Reversi boards up to 8x8")
+        try:
+            table = make(1 if size_only else size)
+        except MemoryError:
+            raise BrettError(f"hash_mb={hash_mb!r}: no memory for the table") from None
+
+        def count(core: Core, depth: int) -> int:
+            try:
+                return int(cast("HashedCore", core).perft_hashed(depth, count_finished,
+                                                              table, symmetric))
+            except ValueError as exc:  # a board without a table or symmetries
+                raise BrettError(f"hash_mb: {exc}") from None
+
+        count(self._core, 0)   # refuses such a board now, not at the first count
+        return count
 
     def _rng_seed(self, seed: Any) -> int:
         value = seed_value(seed)
@@ -1321,9 +1370,30 @@ MAX_TASKS = 100_000
 """The most subtrees :meth:`Game.perft_tasks` makes."""
 
 
-def _perft_task(name: str, backend: str, position: str, depth: int, count_finished: bool) -> int:
+def _perft_task(name: str, backend: str, position: str, depth: int, count_finished: bool,
+                hash_mb: Optional[float] = None, symmetric: bool = False) -> int:
     """One subtree of a parallel perft; a module-level function so it pickles."""
-    return int(_class_for(name, backend).from_position(position).perft(depth, count_finished))
+    game = _class_for(name, backend).from_position(position)
+    return int(game.perft(depth, count_finished, hash_mb=hash_mb, symmetric=symmetric))
+
+
+def _table_bytes(hash_mb: Any) -> int:
+    """A perft table's size in bytes from ``hash_mb`` (MiB): more than 0, at most
+    this machine's memory."""
+    limit = _physical_mb()
+    if isinstance(hash_mb, bool) or not isinstance(hash_mb, (int, float)) \
+            or not 0 < hash_mb <= limit:
+        raise BrettError(f"hash_mb={hash_mb!r:.40}: expected a number of MiB above 0 and "
+                         f"at most {limit} (this machine's memory)")
+    return max(1, int(hash_mb * 2**20))
+
+
+def _physical_mb() -> int:
+    """This machine's memory in MiB (1 TiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    except (AttributeError, ValueError, OSError):
+        return 2**20
 
 
 def _class_for(name: str, backend: str) -> type[Game[Any]]:

@@ -36,6 +36,7 @@ from typing import Any, Optional, Protocol, runtime_checkable
 
 from ..errors import BrettError
 from . import CHANCE, TERMINAL
+from ._perft_table import PerftTable
 from ._rng import SplitMix64
 from ._stop import check as stop_check
 
@@ -367,3 +368,73 @@ class PyCore(abc.ABC):
 
 
 __all__ = ["CHANCE", "TERMINAL", "Core", "PlayoutResult", "PyCore", "busy_error"]
+
+
+class HashedCore(Core, Protocol):
+    """A core with a hashed perft (Reversi's twins): :class:`HashedPerft`."""
+
+    def perft_table(self, size: int) -> Any:
+        """A table of at most about ``size`` bytes, for :meth:`perft_hashed`."""
+
+    def perft_hashed(self, depth: int, count_finished: bool, table: Any,
+                     symmetric: bool) -> int:
+        """perft keeping its subtrees in ``table``; ValueError for a board without
+        a table (or without symmetries, if ``symmetric``)."""
+
+
+HASH_DEPTH = 2
+"""The shallowest subtree the plain twin's hashed perft keeps (below it, a
+probe costs more than the count)."""
+
+
+class HashedPerft:
+    """perft with a transposition table, for a plain core without chance nodes
+    that names its positions exactly (:meth:`_table_key`); the compiled twin has
+    the same two methods."""
+
+    def perft_table(self, size: int) -> PerftTable:
+        """A table for :meth:`perft_hashed` of at most about ``size`` bytes."""
+        return PerftTable(size)
+
+    def perft_hashed(self, depth: int, count_finished: bool, table: PerftTable,
+                     symmetric: bool) -> int:
+        """perft that keeps the subtrees it counts in ``table``; ``symmetric``:
+        one entry for a position and its mirror images.  ValueError where the
+        board has no such table or symmetries."""
+        assert isinstance(self, PyCore)
+        clone = self._private()
+        assert isinstance(clone, HashedPerft)
+        context = clone._table_context(bool(count_finished), bool(symmetric))
+        return clone._perft_hashed(depth, bool(count_finished), table.ready(context),
+                                   bool(symmetric))
+
+    def _perft_hashed(self, depth: int, count_finished: bool, table: PerftTable,
+                      symmetric: bool) -> int:
+        assert isinstance(self, PyCore)
+        if depth < HASH_DEPTH:
+            return self._perft(depth, count_finished)
+        key = self._table_key(symmetric)
+        total = table.probe(key, depth)
+        if total is not None:
+            return total
+        moves = self._moves()
+        if not moves:
+            return 1 if count_finished else 0
+        stop_check()
+        total = 0
+        for cm in moves:
+            self._push(cm)
+            total += self._perft_hashed(depth - 1, count_finished, table, symmetric)
+            self._pop()
+        table.store(key, depth, total)
+        return total
+
+    @abc.abstractmethod
+    def _table_context(self, count_finished: bool, symmetric: bool) -> Any:
+        """What a table's counts hold for (the board, the convention, the
+        symmetries); ValueError where this position has no table."""
+
+    @abc.abstractmethod
+    def _table_key(self, symmetric: bool) -> Any:
+        """The position exactly, or with ``symmetric`` the same value for all its
+        mirror images."""

@@ -88,3 +88,19 @@ cdef class CoreBase:
     cdef int v_apply(self, int64_t action) noexcept nogil
     cdef void v_observe(self, float *obs) noexcept nogil
     cdef void v_returns(self, double *out) noexcept nogil
+
+
+# The transposition table of a hashed perft (ext/brett_perft_table.h), owned by a
+# Python object so that one table can serve several counts of one call (divide);
+# ``context`` names what its counts hold for (board, convention, symmetries): a
+# core clears the table before it counts in another context.
+cdef extern from "brett_perft_table.h":
+    ctypedef struct BrettPerftTable:
+        pass
+    void brett_perft_table_clear(BrettPerftTable *t) noexcept nogil
+
+cdef class PerftTable:
+    cdef BrettPerftTable table
+    cdef readonly uint64_t size     # bytes
+    cdef object context
+    cdef BrettPerftTable *ready(self, object context) except NULL

@@ -31,6 +31,34 @@ cdef extern from "brett_cpu.h":
     unsigned BRETT_CPU_POPCNT, BRETT_CPU_BMI1, BRETT_CPU_BMI2, BRETT_CPU_LZCNT, BRETT_CPU_AVX2
     unsigned BRETT_CPU_AVX512
 
+cdef extern from "brett_perft_table.h":
+    bint brett_perft_table_open(BrettPerftTable *t, uint64_t size) noexcept nogil
+    void brett_perft_table_close(BrettPerftTable *t) noexcept nogil
+
+
+cdef class PerftTable:
+    """A hashed perft's table of at most ``size`` bytes (see _common.pxd)."""
+
+    def __cinit__(self, uint64_t size):
+        if not brett_perft_table_open(&self.table, size):
+            raise MemoryError(f"no memory for a perft table of {size} bytes")
+        self.size = size
+        self.context = None
+
+    def __dealloc__(self):
+        brett_perft_table_close(&self.table)
+
+    def __reduce__(self):
+        raise TypeError("a perft table is not pickled: make one where it is used")
+
+    cdef BrettPerftTable *ready(self, object context) except NULL:
+        """The table, emptied if its counts were made in another context (a new
+        one is empty: its pages are not touched before they are used)."""
+        if self.context is not None and self.context != context:
+            brett_perft_table_clear(&self.table)
+        self.context = context
+        return &self.table
+
 
 def cpu_features():
     """The instruction-set extensions of this CPU that brett's kernels can use."""

@@ -22,8 +22,10 @@ from ._common cimport (
     capped,
     grow_array,
     TERMINAL_PLAYER,
+    BrettPerftTable,
     CoreBase,
     Interrupt,
+    PerftTable,
     brett_ctz64,
     brett_msb64,
     brett_popcount64,
@@ -52,6 +54,9 @@ cdef uint64_t ZOB[769]
 cdef extern from "brett_reversi.h":
     ctypedef uint64_t (*perft8_fn)(uint64_t P, uint64_t O, uint64_t playable, int depth,
                                    int count_finished, Interrupt *it) noexcept nogil
+    ctypedef uint64_t (*hperft8_fn)(uint64_t P, uint64_t O, uint64_t playable, int depth,
+                                    int count_finished, int sym_n, BrettPerftTable *t,
+                                    Interrupt *it) noexcept nogil
     ctypedef void (*playouts8_fn)(uint64_t black, uint64_t white, int player,
                                   uint64_t playable, long long ngames, uint64_t *rng,
                                   long long cap, long long *res, Interrupt *it) noexcept nogil
@@ -63,6 +68,7 @@ cdef extern from "brett_reversi.h":
     ctypedef struct Kernels "BrettReversiKernels":
         const char *name
         perft8_fn perft8
+        hperft8_fn hperft8
         playouts8_fn playouts8
         perft_wide_fn perft_wide
         playouts_wide_fn playouts_wide
@@ -494,6 +500,36 @@ cdef class ReversiCore(CoreBase):
         raise_if_stopped(&it)
         return total
 
+    def perft_table(self, uint64_t size):
+        """A table for :meth:`perft_hashed` of at most ``size`` bytes."""
+        return PerftTable(size)
+
+    def perft_hashed(self, int depth, bint count_finished, PerftTable table not None,
+                     bint symmetric):
+        """perft that keeps the subtrees it counts in ``table`` (boards up to 8x8);
+        ``symmetric``: one entry for a position and its mirror images (square
+        boards without holes).  Ctrl-C stops it."""
+        cdef uint64_t total = 0
+        cdef uint64_t P = self.disc[self.mover], O = self.disc[1 - self.mover]
+        cdef uint64_t playable = self.playable
+        cdef int sym_n = self.n if symmetric else 0
+        cdef Interrupt it
+        cdef BrettPerftTable *t
+        if self.big:
+            raise ValueError("a perft table is for boards up to 8x8")
+        if symmetric and playable != _square_mask(self.n):
+            raise ValueError("symmetries need a square board without holes")
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        if depth == 0:
+            return 1
+        t = table.ready((playable, count_finished, sym_n))
+        interrupt_init(&it, 1 << 12)
+        with nogil:
+            total = KERNELS.hperft8(P, O, playable, depth, count_finished, sym_n, t, &it)
+        raise_if_stopped(&it)
+        return total
+
     def playouts(self, long long n, uint64_t seed, long long max_plies):
         """n random games on a copy: ([black, white wins], draws, unfinished,
         plies, rng state after the last game)."""
@@ -703,6 +739,15 @@ cdef void _init_byte_floats() noexcept nogil:
 
 
 _init_byte_floats()
+
+
+cdef inline uint64_t _square_mask(int n) noexcept nogil:
+    """The squares of an n x n board (n <= 8) without holes, bit row * 8 + col."""
+    cdef uint64_t mask = 0
+    cdef int r
+    for r in range(n):
+        mask |= (((<uint64_t>1) << n) - 1) << (8 * r)
+    return mask
 
 
 cdef inline void _bits_to_floats(uint64_t bits, float *out) noexcept nogil:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Optional
 
-from ._base import TERMINAL, PyCore
+from ._base import TERMINAL, HashedPerft, PyCore
 from ._rng import zobrist_table
 from ._stop import check as stop_check
 
@@ -56,7 +56,26 @@ def _rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(rays)
 
 
-class ReversiCore(PyCore):
+@functools.cache
+def _images(n: int) -> tuple[tuple[int, ...], ...]:
+    """The eight symmetries of an n x n board: image[sq] is the square whose cell
+    lands on ``sq``."""
+    images = []
+    for transpose in (False, True):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                image = []
+                for sq in range(n * n):
+                    r, c = divmod(sq, n)
+                    if transpose:
+                        r, c = c, r
+                    image.append((n - 1 - r if flip_rows else r) * n
+                                 + (n - 1 - c if flip_cols else c))
+                images.append(tuple(image))
+    return tuple(images)
+
+
+class ReversiCore(HashedPerft, PyCore):
     """Plain-Python Reversi state with make/unmake, perft and playouts."""
 
     _state_attrs = ("_n", "_cells", "_player_", "_key_", "_undo", "_rays")
@@ -207,6 +226,21 @@ class ReversiCore(PyCore):
             total += self._perft(depth - 1, count_finished)
             self._pop()
         return total
+
+    def _table_context(self, count_finished: bool, symmetric: bool) -> Any:
+        n = self._n
+        if n > 8:
+            raise ValueError("a perft table is for boards up to 8x8")
+        blocked = bytes(cell == BLOCKED for cell in self._cells)
+        if symmetric and any(blocked):
+            raise ValueError("symmetries need a square board without holes")
+        return (n, blocked, count_finished, symmetric)
+
+    def _table_key(self, symmetric: bool) -> Any:
+        cells = bytes(self._cells)
+        if symmetric:
+            cells = min(bytes(cells[sq] for sq in image) for image in _images(self._n))
+        return (self._player_, cells)
 
     # ----------------------------------------------------------- results
     def discs(self) -> tuple[int, int]:

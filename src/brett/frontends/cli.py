@@ -117,6 +117,12 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                     help="print the count after each first move")
         _add_option(parser, "--count-finished", top=top, action="store_true",
                     help="count a finished game as a leaf at every greater depth")
+        _add_option(parser, "--hash", top=top, type=float, metavar="MB",
+                    help="keep counted subtrees in a table of MB MiB (each worker its "
+                         "own; Reversi boards up to 8x8)")
+        _add_option(parser, "--symmetric", top=top, action="store_true",
+                    help="with --hash: one entry for a position and its mirror images "
+                         "(square boards without holes)")
         _add_option(parser, "--workers", top=top, type=int, default=1, metavar="N",
                     help="split the tree over N local processes (default 1)")
         _add_option(parser, "--checkpoint", top=top, metavar="FILE",
@@ -330,6 +336,7 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     _not_empty(args.checkpoint, "--checkpoint", "a file name")
     _not_empty(args.scheduler, "--scheduler", "the address of a Dask scheduler "
                                              "(tcp://HOST:8786)")
+    _check_table(game, args)
     if workers > 1 or args.checkpoint or args.scheduler:
         if args.divide:
             raise BrettError("--divide goes with none of --workers, --checkpoint, --scheduler")
@@ -346,11 +353,12 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     try:
         with progress.ticking(status):
             if args.depth < 2 and not args.divide:
-                tally.add(game.perft(args.depth, count_finished=args.count_finished))
+                tally.add(game.perft(args.depth, count_finished=args.count_finished,
+                                     hash_mb=args.hash, symmetric=args.symmetric))
             else:
                 # One subtree per first move, so a long run can show where it is.
-                for move, count in game.divide_iter(args.depth,
-                                                    count_finished=args.count_finished):
+                for move, count in game.divide_iter(args.depth, args.count_finished,
+                                                    args.hash, args.symmetric):
                     if args.divide:
                         print(f"{move} {count}", file=out, flush=True)
                     tally.add(count)
@@ -360,6 +368,18 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     finally:
         progress.done()
     _report_perft(game, args.depth, tally.nodes, progress, out)
+
+
+def _check_table(game: Game[Any], args: argparse.Namespace) -> None:
+    """--hash and --symmetric refused now, in the options' own names, if the size
+    or the board will not do."""
+    if args.hash is None and not args.symmetric:
+        return
+    try:
+        game.perft(0, hash_mb=args.hash, symmetric=args.symmetric)
+    except BrettError as exc:
+        text = str(exc).replace("hash_mb=", "--hash ").replace("hash_mb", "--hash")
+        raise BrettError(text.replace("symmetric=True", "--symmetric")) from None
 
 
 def _report_perft(game: Game[Any], depth: int, total: int, progress: Progress,
@@ -395,7 +415,7 @@ def _split_perft(game: Game[Any], args: argparse.Namespace, workers: int,
                     if index not in done:
                         runner.submit(index, _perft_task, game.game_name,
                                       type(game).backend(), position, depth,
-                                      bool(args.count_finished))
+                                      bool(args.count_finished), args.hash, args.symmetric)
                 while len(done) < len(tasks):
                     result = runner.next_result(TICK)
                     if result is not None:

@@ -1,0 +1,238 @@
+"""perft with a transposition table (``hash_mb``, ``symmetric``) on both twins:
+the same counts as the plain perft and the reference table, whatever the table
+keeps; one table across divide's first moves and per task of a pool; clear
+refusals; stops; and the ``brett perft --hash`` command.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import brett
+from conftest import BACKENDS, advance, needs_cython
+from test_perft import VECTORS
+
+# (options, deepest depth on the plain twin, on the compiled one)
+BOARDS = {
+    "8x8": ({}, 6, 9),
+    "6x6": ({"size": 6}, 6, 10),
+    "4x4": ({"size": 4}, 9, 12),
+    "holes": ({"holes": ["b4", "e2", "g5"]}, 5, 8),
+    "handicap": ({"handicap": 2}, 5, 8),
+}
+SQUARE = ("8x8", "6x6", "4x4", "handicap")   # no holes: symmetries apply
+
+
+def _game(backend: str, board: str) -> Any:
+    return brett.Reversi.twin(backend)(**BOARDS[board][0])
+
+
+def _deepest(backend: str, board: str) -> int:
+    return BOARDS[board][1 if backend == "python" else 2]
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("count_finished", [False, True])
+def test_hashed_counts_are_the_plain_counts(backend: str, board: str,
+                                            count_finished: bool) -> None:
+    game = _game(backend, board)
+    for depth in range(_deepest(backend, board) + 1):
+        plain = game.perft(depth, count_finished)
+        assert game.perft(depth, count_finished, hash_mb=4) == plain
+        if board in SQUARE:
+            assert game.perft(depth, count_finished, hash_mb=4, symmetric=True) == plain
+
+
+LIMITS = {"python": 60_000, "cython": 2_000_000_000}
+"""The most leaves a reference count is checked at, through a table (the
+compiled twin: Othello to depth 12 in about a second)."""
+REFERENCE_CASES = [
+    pytest.param(vid, kind, backend, marks=[needs_cython] if backend == "cython" else [],
+                 id=f"{backend}-{vid}-{kind}")
+    for vid in ("reversi-8x8-start", "reversi-6x6-start", "reversi-8x8-holes-b4-e2-g5")
+    for kind in ("perft", "perft_count_finished")
+    for backend in ("python", "cython")
+    if any(nodes <= LIMITS[backend] for nodes in VECTORS[vid].get(kind, {}).values())
+]
+
+
+@pytest.mark.parametrize(("vid", "kind", "backend"), REFERENCE_CASES)
+def test_the_reference_table_through_a_table(vid: str, kind: str, backend: str) -> None:
+    vector = VECTORS[vid]
+    game = brett.Reversi.twin(backend)(**vector["options"])
+    symmetric = "holes" not in vid
+    for depth, nodes in sorted((int(d), n) for d, n in vector[kind].items()):
+        if nodes <= LIMITS[backend]:
+            assert game.perft(depth, kind == "perft_count_finished", hash_mb=64,
+                              symmetric=symmetric) == nodes, depth
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_a_table_of_one_bucket_still_counts_exactly(backend: str, symmetric: bool) -> None:
+    """Two entries for the whole tree: every store replaces one, no count is lost."""
+    game = _game(backend, "8x8")
+    depth = 5 if backend == "python" else 8
+    assert game.perft(depth, hash_mb=1e-9, symmetric=symmetric) == game.perft(depth)
+
+
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 40),
+       board=st.sampled_from(list(BOARDS)), count_finished=st.booleans())
+@settings(max_examples=25, deadline=None)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_random_positions_count_alike(backend: str, seed: int, plies: int, board: str,
+                                      count_finished: bool) -> None:
+    """From random positions (passes and finished games among them), with and
+    without symmetries: the plain count."""
+    game = advance(_game(backend, board), plies, seed, decision=False)
+    depth = 3 if backend == "python" else 6
+    plain = game.perft(depth, count_finished)
+    assert game.perft(depth, count_finished, hash_mb=1) == plain
+    if board in SQUARE:
+        assert game.perft(depth, count_finished, hash_mb=1, symmetric=True) == plain
+
+
+@pytest.mark.parametrize("board", ["8x8", "holes"])
+def test_divide_shares_one_table(backend: str, board: str) -> None:
+    game = _game(backend, board)
+    depth = 5 if backend == "python" else 8
+    divided = game.divide(depth, hash_mb=2, symmetric=board in SQUARE)
+    assert divided == game.divide(depth)
+    assert sum(divided.values()) == game.perft(depth)
+
+
+@pytest.mark.parametrize("board", SQUARE)
+def test_mirror_images_share_entries(backend: str, board: str) -> None:
+    """The eight images of a position counted through one symmetric table, each
+    after the others filled it: every count is the image's plain count (an image
+    that is not a symmetry would meet another position's entries)."""
+    game = advance(_game(backend, board), 9, seed=7)
+    n, black, white, blocked, player = game._core.get_state()
+    core = game._core
+    table = core.perft_table(1 << 20)
+    depth = 4 if backend == "python" else 7
+    for image in _images(n):
+        core.set_state((n, _permute(black, image), _permute(white, image), blocked, player))
+        assert core.perft_hashed(depth, False, table, True) == core.perft(depth, False)
+
+
+def _images(n: int) -> list[list[int]]:
+    """The eight symmetries of an n x n board: image[sq] is where sq goes."""
+    images = []
+    for sq_map in (lambda r, c: (r, c), lambda r, c: (c, r)):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                image = []
+                for sq in range(n * n):
+                    r, c = sq_map(*divmod(sq, n))
+                    image.append((n - 1 - r if flip_r else r) * n + (n - 1 - c if flip_c else c))
+                images.append(image)
+    return images
+
+
+def _permute(bits: int, image: list[int]) -> int:
+    return sum(1 << image[sq] for sq in range(len(image)) if bits >> sq & 1)
+
+
+def test_a_process_pool_with_a_table_per_task(backend: str) -> None:
+    game = _game(backend, "8x8")
+    depth = 6 if backend == "python" else 9
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        total = game.perft(depth, executor=pool, tasks=8, hash_mb=1, symmetric=True)
+    assert total == game.perft(depth)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"hash_mb": 0}, "hash_mb=0: expected a number of MiB above 0"),
+    ({"hash_mb": -1.5}, "hash_mb=-1.5: expected a number of MiB above 0"),
+    ({"hash_mb": float("nan")}, "hash_mb=nan: expected a number of MiB"),
+    ({"hash_mb": float("inf")}, "hash_mb=inf: expected a number of MiB"),
+    ({"hash_mb": 10**9}, "(this machine's memory)"),
+    ({"hash_mb": "64"}, "hash_mb='64': expected a number"),
+    ({"hash_mb": True}, "hash_mb=True: expected a number"),
+    ({"symmetric": True}, "symmetric=True goes with a table: give hash_mb"),
+    ({"hash_mb": 1, "symmetric": 1}, "symmetric=1: expected True or False"),
+])
+def test_bad_tables_are_refused(backend: str, kwargs: dict[str, Any], message: str) -> None:
+    game = _game(backend, "8x8")
+    for call in (lambda: game.perft(3, **kwargs), lambda: game.divide(3, **kwargs)):
+        with pytest.raises(brett.BrettError) as caught:
+            call()
+        assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(("name", "options", "message"), [
+    ("reversi", {"size": 10}, "a perft table is for boards up to 8x8"),
+    ("reversi", {"board": "octagon"}, "a perft table is for boards up to 8x8"),
+    ("focus", {}, "focus keeps no perft table"),
+    ("phutball", {}, "phutball keeps no perft table"),
+    ("schuft", {"players": 2, "seed": 1}, "schuft keeps no perft table"),
+])
+def test_boards_without_a_table_are_refused(backend: str, name: str,
+                                            options: dict[str, Any], message: str) -> None:
+    game = brett.GAMES[name].twin(backend)(**options)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        for call in (lambda: game.perft(2, hash_mb=1), lambda: game.divide(2, hash_mb=1),
+                     lambda: game.perft(4, hash_mb=1, executor=pool)):
+            with pytest.raises(brett.BrettError, match=message):
+                call()
+
+
+def test_symmetries_need_a_board_without_holes(backend: str) -> None:
+    game = _game(backend, "holes")
+    with pytest.raises(brett.BrettError, match="symmetries need a square board without holes"):
+        game.perft(3, hash_mb=1, symmetric=True)
+    assert game.perft(3, hash_mb=1) == game.perft(3)
+
+
+def test_a_stopped_count_leaves_its_table_exact(backend: str) -> None:
+    """A Stopper ends a hashed count part-way; the same table then counts
+    exactly (a stopped subtree is short, and none of it is kept)."""
+    game = _game(backend, "8x8")
+    core = game._core
+    table = core.perft_table(1 << 20)
+    stopper = brett.Stopper()
+    timer = threading.Timer(0.05, stopper.stop)
+    timer.start()
+    try:
+        with stopper, pytest.raises(brett.Stopped):
+            core.perft_hashed(40, False, table, True)
+    finally:
+        timer.cancel()
+    depth = 6 if backend == "python" else 10
+    assert core.perft_hashed(depth, False, table, True) == game.perft(depth)
+
+
+def test_the_command_counts_with_a_table() -> None:
+    done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth", "9",
+                           "--hash", "8", "--symmetric"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "perft(9) = 3005288" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth", "7",
+                           "--hash", "1", "--workers", "2"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "perft(7) = 55092" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--hash", "0"], "brett: error: --hash 0.0: expected a number of MiB above 0"),
+    (["--symmetric"], "brett: error: --symmetric goes with a table: give --hash"),
+    (["--hash", "1", "--size", "10"], "brett: error: --hash: a perft table is for boards"),
+    (["--hash", "1", "--holes", "b4", "--symmetric"],
+     "brett: error: --hash: symmetries need a square board without holes"),
+])
+def test_the_command_refuses_bad_tables(args: list[str], message: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth", "3",
+                           *args], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), done.stderr
