@@ -344,7 +344,11 @@ def test_a_signal_while_an_engine_starts_ends_the_engine(stop: signal.Signals) -
     marker = f"{3600 + random.random():.6f}"
     proc, err = signalled([f"gtp:sleep {marker}", "random"],
                           lambda: bool(processes_with(marker)), stop, wait=60, settle=0.5)
-    assert proc.returncode in (130, 128 + stop), (proc.returncode, err)
+    # brett's own exit status, or death by the signal itself (seen once beside two
+    # busy processes: the interrupt was reported, then the signal ended the
+    # interpreter as it finished, its handlers back at the default); a shell's $?
+    # is 128 + the signal either way.
+    assert proc.returncode in (130, 128 + stop, -stop), (proc.returncode, err)
     assert "Traceback" not in err
     deadline = time.monotonic() + 10
     while processes_with(marker) and time.monotonic() < deadline:
