@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from typing import Any
 import pytest
 
 import brett
+from _edax import edax_count
 from _figures import Figures, needs_cython, per_second
 from brett.game import _LOADED
 from brett.reversi import Reversi
@@ -168,29 +168,6 @@ def test_default_build_against_native() -> None:
 
 
 # --------------------------------------------------------------------------- Edax
-def _edax_perft(binary: Path, depth: int) -> tuple[int, float]:
-    """Edax's perft(depth): (leaf nodes, its CPU seconds for that depth)."""
-    process = subprocess.Popen([str(binary), "-n", "1"], cwd=binary.parent, text=True,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL)
-    assert process.stdin and process.stdout
-    process.stdin.write(f"perft {depth}\n")
-    process.stdin.flush()                       # Edax reads stdin as it works: keep it
-    found = None                                # open until the table is printed
-    for line in process.stdout:
-        fields = [f.strip() for f in line.split(",")]
-        if len(fields) > 7 and fields[0] == str(depth):
-            found = fields
-        if line.startswith("Total"):
-            break
-    process.stdin.write("quit\n")
-    process.stdin.close()
-    process.wait(timeout=30)
-    assert found, "no perft line from Edax"
-    minutes, seconds = re.fullmatch(r"(?:(\d+):)?(\d+\.\d+)", found[7]).groups()  # type: ignore[union-attr]
-    return int(found[1]), 60 * int(minutes or 0) + float(seconds)
-
-
 @needs_cython
 def test_reversi_perft12_against_edax() -> None:
     binary = os.environ.get("BRETT_EDAX")
@@ -204,7 +181,7 @@ def test_reversi_perft12_against_edax() -> None:
         started = time.process_time()
         nodes = game.perft(12)
         brett_best = max(brett_best, nodes / (time.process_time() - started))
-        edax_nodes, seconds = _edax_perft(Path(binary), 12)
+        edax_nodes, seconds = edax_count(Path(binary), "perft", 12)
         assert edax_nodes == nodes
         edax_best = max(edax_best, edax_nodes / seconds)
     RESULTS["perft 8x8 d12 brett"] = brett_best
