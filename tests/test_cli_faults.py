@@ -524,13 +524,22 @@ def test_a_failed_task_cancels_the_queued_ones() -> None:
 def test_a_signal_during_a_convert_leaves_no_temporary_file(tmp_path: Path,
                                                             stop: signal.Signals) -> None:
     """``kill`` (or a closed terminal) during ``brett convert`` ends it as Ctrl-C
-    does: no ``.brett-tmp`` file is left and the output is not there."""
-    source = _records(tmp_path, 3000)
+    does: no ``.brett-tmp`` file is left and the output is not there.  The input
+    is a pipe that gives half the records and then waits, so the signal comes
+    while the convert is under way however busy the machine is."""
+    text = _records(tmp_path, 300).read_bytes()
+    source = tmp_path / "piped.json"
+    os.mkfifo(source)
     output = tmp_path / "out.sgf"
     with _running("convert", str(source), str(output)) as proc:
-        _wait_for("the temporary file", lambda: next(tmp_path.glob(".*.brett-tmp"), None))
-        proc.send_signal(stop)
-        _, err = proc.communicate(timeout=120)
+        writer = os.open(source, os.O_WRONLY)   # once the convert opens it to read
+        try:
+            os.write(writer, text[:len(text) // 2])
+            _wait_for("the temporary file", lambda: next(tmp_path.glob(".*.brett-tmp"), None))
+            proc.send_signal(stop)
+            _, err = proc.communicate(timeout=120)
+        finally:
+            os.close(writer)
     assert proc.returncode == (130 if stop == signal.SIGINT else 128 + stop), err
     assert "Traceback" not in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == [source.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.json", source.name]

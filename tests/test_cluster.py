@@ -92,7 +92,9 @@ def test_the_command_line_on_a_cluster(client: Any) -> None:
     proc = _brett("perft", "reversi", "--depth", "12", "--scheduler", address)
     victim = _kill_a_busy_worker(client)
     out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0 and err == "", err
+    # Dask's own client may say it asks again for a result the killed worker held.
+    others = [line for line in err.splitlines() if " - distributed." not in line]
+    assert proc.returncode == 0 and others == [], err
     assert out.startswith("perft(12) = 1939879668\n")
     _replaced(client, victim)
     bad = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth",
