@@ -110,7 +110,9 @@ def check_consistent(game: Any) -> None:
     assert hash(replay) == hash(game)
     again = type(game).from_position(game.position())
     assert again == game and again.legal_actions() == game.legal_actions()
-    assert sorted(map(str, again.legal_moves)) == sorted(map(str, game.legal_moves))
+    # The first moves only: a raced Phutball position can hold billions of jump paths.
+    first = [list(map(str, itertools.islice(g.legal_moves, 1000))) for g in (again, game)]
+    assert first[0] == first[1]
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
