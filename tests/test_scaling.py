@@ -7,11 +7,14 @@ Traced memory (``tracemalloc``) does not depend on what else the machine runs: t
 first doubling of each reader is in the default run.  CPU time does, a little (a
 busy neighbour slows a core's caches: a 60 ms read once took 217 ms after a 1 MB
 one), so the time doublings are in ``-m slow``, at a size where one read takes at
-least half a second of CPU (up to 8 MB), and each compares the medians of reads of
-the two sizes taken in turn, so that a slow stretch of the machine falls on both.
-Only ratios of sizes are compared, never absolute times.  The inputs are
-built here by repeating a small unit, so that a reader's cost per byte would
-grow with any work quadratic in nodes, depth, games or comment text.
+least half a second of CPU (up to 8 MB), and each compares the least CPU times of
+reads of the two sizes taken in turn, so that a slow stretch of the machine falls on
+both; a doubling measured over the bound is measured again, up to three times (in
+a busy stretch the median of five 2 MB reads was once 2.7 times that of five 1 MB
+reads; a cost quadratic in the input fails every try).  Only ratios of sizes are
+compared, never absolute times.  The inputs are built here by repeating a small
+unit, so that a reader's cost per byte would grow with any work quadratic in nodes,
+depth, games or comment text.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import statistics
 import struct
 import tempfile
 import threading
@@ -225,6 +227,7 @@ def peak(reader: str, backend: str, megabytes: float, folder: Path) -> int:
 
 TIMED_SECONDS = 0.5   # a timed read takes at least this much CPU ...
 TIMED_MAX_MB = 8      # ... or is this large (twice it is the text readers' limit, 16 MiB)
+TIME_TRIES = 3        # measurements of one doubling before it fails
 
 
 def timed_size(reader: str, backend: str, folder: Path) -> float:
@@ -244,8 +247,9 @@ def timed_size(reader: str, backend: str, folder: Path) -> float:
 
 def seconds_in_turn(reader: str, backend: str, megabytes: float, folder: Path,
                     rounds: int = 5) -> tuple[float, float]:
-    """The median CPU times of reads of ``megabytes`` and of twice as much, taken in
-    turn (small, large, small, ...), so that a slow stretch falls on both sizes."""
+    """The least CPU times of reads of ``megabytes`` and of twice as much, taken in
+    turn (small, large, small, ...), so that a slow stretch falls on both sizes (the
+    least: a neighbour's load only ever adds time)."""
     make, read = READERS[reader]
     times: tuple[list[float], list[float]] = ([], [])
     with tempfile.TemporaryDirectory(dir=folder) as files:
@@ -257,7 +261,7 @@ def seconds_in_turn(reader: str, backend: str, megabytes: float, folder: Path,
             for _ in range(rounds):
                 for data, taken in zip(inputs, times, strict=True):
                     taken.append(cpu_seconds(partial(read, data)))
-    return statistics.median(times[0]), statistics.median(times[1])
+    return min(times[0]), min(times[1])
 
 
 def cpu_seconds(call: Callable[[], Any]) -> float:
@@ -353,8 +357,13 @@ def test_doubling_the_input_at_most_doubles_the_time(reader: str, backend: str,
     if reader == "formats-pipe" and not hasattr(os, "mkfifo"):
         pytest.skip("this platform has no named pipes")
     megabytes = timed_size(reader, backend, folder)
-    small, large = seconds_in_turn(reader, backend, megabytes, folder)
-    assert large <= 2 * SLACK * small, (megabytes, small, large)
+    tries = []
+    for _ in range(TIME_TRIES):  # a busy stretch can outlast one try; a quadratic cost fails all
+        small, large = seconds_in_turn(reader, backend, megabytes, folder)
+        tries.append((small, large))
+        if large <= 2 * SLACK * small:
+            return
+    pytest.fail(f"{megabytes} MB and twice it took (small, large) CPU seconds {tries}")
 
 
 # ------------------------------------------------------------------ failing fast
