@@ -33,7 +33,9 @@
 #endif
 
 /* The shallowest subtree a hashed perft keeps in its table (brett_perft_table.h). */
+#ifndef BRETT_RV_HASH_DEPTH
 #define BRETT_RV_HASH_DEPTH 4
+#endif
 
 enum { BRETT_RV_BLACK = 0, BRETT_RV_WHITE = 1, BRETT_RV_EMPTY = 2, BRETT_RV_BLOCKED = 3 };
 

@@ -179,7 +179,7 @@ static uint64_t RK(perft8)(uint64_t P, uint64_t O, uint64_t playable, int depth,
  * it), keyed by the position itself or, with `sym_n` (the side of a square board
  * without holes; 0: none), by the least of its eight images.  Subtrees of depth
  * < BRETT_RV_HASH_DEPTH are counted without it: below that a probe costs more
- * than the count. */
+ * than the count.  A count past 2^64 - 1 is BRETT_PERFT_SATURATED. */
 static uint64_t RK(hperft8)(uint64_t P, uint64_t O, uint64_t playable, int depth,
                            int count_finished, int sym_n, BrettPerftTable *t,
                            BrettInterrupt *it)
@@ -205,8 +205,9 @@ static uint64_t RK(hperft8)(uint64_t P, uint64_t O, uint64_t playable, int depth
         sq = RK_CTZ(moves);
         moves &= moves - 1;
         f = RK(flips8)(P, O, sq);
-        total += RK(hperft8)(O ^ f, P ^ f ^ ((uint64_t)1 << sq), playable, depth - 1,
-                            count_finished, sym_n, t, it);
+        total = brett_perft_add(total, RK(hperft8)(O ^ f, P ^ f ^ ((uint64_t)1 << sq),
+                                                   playable, depth - 1, count_finished,
+                                                   sym_n, t, it));
     }
     if (!it->stopped)   /* a stopped count is short: keep none of it */
         brett_perft_store(t, kp, ko, (uint32_t)depth, total);

@@ -123,6 +123,25 @@ def test_mirror_images_share_entries(backend: str, board: str) -> None:
         assert core.perft_hashed(depth, False, table, True) == core.perft(depth, False)
 
 
+@needs_cython
+def test_a_compiled_table_grows_as_it_fills() -> None:
+    """A table takes memory as its entries need it, up to its size (a shallow
+    count with a large table touches a few pages); the counts stay exact across
+    each doubling, and a count through a full-grown table is exact."""
+    core = brett.Reversi.twin("cython")()._core
+    large = core.perft_table(1 << 30)
+    assert large.bytes_in_use <= 1 << 18
+    assert core.perft_hashed(6, False, large, True) == core.perft(6, False)
+    assert large.bytes_in_use <= 1 << 18
+    grown = large.bytes_in_use
+    assert core.perft_hashed(11, False, large, False) == core.perft(11, False)
+    assert grown < large.bytes_in_use <= 1 << 30
+    small = core.perft_table(1 << 19)
+    for depth in (11, 10):   # the second count meets the first's entries
+        assert core.perft_hashed(depth, True, small, False) == core.perft(depth, True)
+        assert small.bytes_in_use == 1 << 19
+
+
 def _images(n: int) -> list[list[int]]:
     """The eight symmetries of an n x n board: image[sq] is where sq goes."""
     images = []

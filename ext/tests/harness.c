@@ -371,6 +371,25 @@ static uint64_t hashed_count(BrettReversiKernels k, uint64_t playable, int depth
     return n;
 }
 
+/* A count past 2^64 - 1 saturates instead of wrapping: the subtree after d3 is
+ * planted in the table with a count just under it. */
+static int saturates(BrettReversiKernels k)
+{
+    BrettPerftTable table;
+    BrettInterrupt it;
+    const int d3 = SQ("d3");
+    const uint64_t f = brett_rv_portable_flips8(START_BLACK, START_WHITE, d3);
+    uint64_t n;
+    if (!brett_perft_table_open(&table, 1 << 16))
+        return 0;
+    interrupt_init(&it);
+    brett_perft_store(&table, START_WHITE ^ f, START_BLACK ^ f ^ BIT("d3"), 5,
+                      BRETT_PERFT_SATURATED - 1);
+    n = k.hperft8(START_BLACK, START_WHITE, ~(uint64_t)0, 6, 0, 0, &table, &it);
+    brett_perft_table_close(&table);
+    return f != 0 && n == BRETT_PERFT_SATURATED;
+}
+
 static void check_kernels(void)
 {
     const uint64_t all = ~(uint64_t)0;
@@ -396,6 +415,9 @@ static void check_kernels(void)
               (unsigned long long)nh);
         CHECK(hashed_count(k, all, 10, 1, 8, 1 << 20) == n10,
               "%s perft(10) through a symmetric table differs", k.name);
+        CHECK(hashed_count(k, all, 10, 1, 0, 1 << 20) == n10,   /* grows twice */
+              "%s perft(10) through a table that grows differs", k.name);
+        CHECK(saturates(k), "%s a count past 2^64 - 1 wraps", k.name);
         CHECK(hashed_count(k, holes, 8, 0, 0, 64) == nh,
               "%s perft(8) with holes through a table of one bucket differs", k.name);
         k.playouts8(START_BLACK, START_WHITE, 0, all, 2000, &rng, -1, res, &it);

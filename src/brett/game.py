@@ -954,6 +954,8 @@ class Game(Generic[MoveT]):
                                                               table, symmetric))
             except ValueError as exc:  # a board without a table or symmetries
                 raise BrettError(f"hash_mb: {exc}") from None
+            except OverflowError as exc:   # a count that would wrap
+                raise BrettError(f"perft({depth}): {exc}") from None
 
         count(self._core, 0)   # refuses such a board now, not at the first count
         return count

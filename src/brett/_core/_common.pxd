@@ -98,6 +98,7 @@ cdef extern from "brett_perft_table.h":
     ctypedef struct BrettPerftTable:
         pass
     void brett_perft_table_clear(BrettPerftTable *t) noexcept nogil
+    uint64_t BRETT_PERFT_SATURATED
 
 cdef class PerftTable:
     cdef BrettPerftTable table

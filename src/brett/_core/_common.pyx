@@ -34,6 +34,7 @@ cdef extern from "brett_cpu.h":
 cdef extern from "brett_perft_table.h":
     bint brett_perft_table_open(BrettPerftTable *t, uint64_t size) noexcept nogil
     void brett_perft_table_close(BrettPerftTable *t) noexcept nogil
+    size_t brett_perft_table_bytes(const BrettPerftTable *t) noexcept nogil
 
 
 cdef class PerftTable:
@@ -51,9 +52,13 @@ cdef class PerftTable:
     def __reduce__(self):
         raise TypeError("a perft table is not pickled: make one where it is used")
 
+    @property
+    def bytes_in_use(self):
+        """The bytes its entries take now: it grows as it fills, up to ``size``."""
+        return brett_perft_table_bytes(&self.table)
+
     cdef BrettPerftTable *ready(self, object context) except NULL:
-        """The table, emptied if its counts were made in another context (a new
-        one is empty: its pages are not touched before they are used)."""
+        """The table, emptied if its counts were made in another context."""
         if self.context is not None and self.context != context:
             brett_perft_table_clear(&self.table)
         self.context = context

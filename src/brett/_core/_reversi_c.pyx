@@ -22,6 +22,7 @@ from ._common cimport (
     capped,
     grow_array,
     TERMINAL_PLAYER,
+    BRETT_PERFT_SATURATED,
     BrettPerftTable,
     CoreBase,
     Interrupt,
@@ -528,6 +529,8 @@ cdef class ReversiCore(CoreBase):
         with nogil:
             total = KERNELS.hperft8(P, O, playable, depth, count_finished, sym_n, t, &it)
         raise_if_stopped(&it)
+        if total == BRETT_PERFT_SATURATED:
+            raise OverflowError("the count passes 2^64 - 1, more than a table's entry holds")
         return total
 
     def playouts(self, long long n, uint64_t seed, long long max_plies):
