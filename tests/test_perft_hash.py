@@ -168,6 +168,31 @@ def test_a_process_pool_with_a_table_per_task(backend: str) -> None:
     assert total == game.perft(depth)
 
 
+def test_a_worker_keeps_one_table_for_its_tasks(backend: str) -> None:
+    """The tasks a pool's thread runs share its table (a transposition between
+    two tasks is counted once), exact whatever the tasks before left in it; another
+    size or convention is another table or an emptied one."""
+    game = _game(backend, "8x8")
+    depth = 6 if backend == "python" else 9
+
+    def kept() -> Any:
+        return brett.game._KEPT.table[1]
+
+    def run(tasks: list[tuple[str, int]], cf: bool, hash_mb: float) -> int:
+        return sum(pool.submit(brett.game._perft_task, "reversi", backend, position, sub,
+                               cf, hash_mb, True).result() for position, sub in tasks)
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        tasks = game.perft_tasks(depth, 8)
+        assert run(tasks, False, 1) == game.perft(depth)
+        table = pool.submit(kept).result()
+        assert run(tasks, True, 1) == game.perft(depth, count_finished=True)
+        assert pool.submit(kept).result() is table
+        assert run(tasks, False, 2) == game.perft(depth)
+        assert pool.submit(kept).result() is not table
+    assert getattr(brett.game._KEPT, "table", None) is None   # this thread ran no task
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"hash_mb": 0}, "hash_mb=0: expected a number of MiB above 0"),
     ({"hash_mb": -1.5}, "hash_mb=-1.5: expected a number of MiB above 0"),

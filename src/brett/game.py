@@ -830,9 +830,10 @@ class Game(Generic[MoveT]):
 
         With ``hash_mb`` (Reversi boards up to 8x8) the count keeps the subtrees
         it has counted in a transposition table of at most that many megabytes
-        (MiB), made for this call (for each task, with an ``executor``) and freed
-        after it: a position reached again by another move order is counted
-        once, and deep counts take a fraction of the time.  ``symmetric=True``
+        (MiB), made for this call and freed after it (with an ``executor``, each
+        worker thread keeps one for the tasks it runs, for as long as it lives):
+        a position reached again by another move order is counted once, and deep
+        counts take a fraction of the time.  ``symmetric=True``
         keeps one entry for a position and its seven mirror images (square
         boards without holes).  The counts are exact either way.
         """
@@ -928,10 +929,11 @@ class Game(Generic[MoveT]):
             yield self._move_from_core(cm), counted
 
     def _perft_counter(self, count_finished: bool, hash_mb: Optional[float], symmetric: Any,
-                       size_only: bool = False) -> Callable[[Core, int], int]:
+                       size_only: bool = False, kept: bool = False) -> Callable[[Core, int], int]:
         """The perft of a core of this game to a depth: plain, or with one table of
         ``hash_mb`` for all the counts it makes.  BrettError for a size or a board
-        that has no table (``size_only``: the size is checked, no table is made)."""
+        that has no table (``size_only``: the size is checked, no table is made;
+        ``kept``: the table is this thread's kept one, see _kept_table)."""
         if not isinstance(symmetric, bool):
             raise BrettError(f"symmetric={symmetric!r:.40}: expected True or False")
         if hash_mb is None:
@@ -944,7 +946,8 @@ class Game(Generic[MoveT]):
             raise BrettError(f"{self.game_name} keeps no perft table: hash_mb is for "
                              "Reversi boards up to 8x8")
         try:
-            table = make(1 if size_only else size)
+            table = (_kept_table(make, size, type(self._core)) if kept
+                     else make(1 if size_only else size))
         except MemoryError:
             raise BrettError(f"hash_mb={hash_mb!r}: no memory for the table") from None
 
@@ -1376,7 +1379,27 @@ def _perft_task(name: str, backend: str, position: str, depth: int, count_finish
                 hash_mb: Optional[float] = None, symmetric: bool = False) -> int:
     """One subtree of a parallel perft; a module-level function so it pickles."""
     game = _class_for(name, backend).from_position(position)
-    return int(game.perft(depth, count_finished, hash_mb=hash_mb, symmetric=symmetric))
+    if hash_mb is None:
+        return int(game.perft(depth, count_finished))
+    game._refuse_pending("perft")
+    counter = game._perft_counter(count_finished, hash_mb, symmetric, kept=True)
+    return counter(game._core, _check_depth(depth))
+
+
+_KEPT = threading.local()
+
+
+def _kept_table(make: Callable[[int], Any], size: int, kind: type) -> Any:
+    """The perft table this thread keeps for the tasks it runs: the next task of
+    a parallel count finds the subtrees of the ones before (a table per task
+    would count again every transposition between tasks).  One table a thread,
+    made anew for another size or core; a core empties it for another board or
+    convention.  It lives as long as the thread (a worker of a pool)."""
+    kept = getattr(_KEPT, "table", None)
+    if kept is None or kept[0] != (kind, size):
+        _KEPT.table = None   # the old table is freed before the new one is made
+        kept = _KEPT.table = ((kind, size), make(size))
+    return kept[1]
 
 
 def _table_bytes(hash_mb: Any) -> int:
