@@ -193,6 +193,18 @@ def test_a_worker_keeps_one_table_for_its_tasks(backend: str) -> None:
     assert getattr(brett.game._KEPT, "table", None) is None   # this thread ran no task
 
 
+def test_a_count_past_64_bits_is_refused(backend: str) -> None:
+    """A compiled count that saturates (ext/tests/harness.c plants one) comes out
+    as a BrettError, whichever core counts."""
+    class Saturating:
+        def perft_hashed(self, *args: Any) -> int:
+            raise OverflowError("the count passes 2^64 - 1, more than a table's entry holds")
+
+    count = _game(backend, "8x8")._perft_counter(False, 1, False)
+    with pytest.raises(brett.BrettError, match=r"perft\(21\): the count passes 2\^64"):
+        count(Saturating(), 21)   # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"hash_mb": 0}, "hash_mb=0: expected a number of MiB above 0"),
     ({"hash_mb": -1.5}, "hash_mb=-1.5: expected a number of MiB above 0"),
