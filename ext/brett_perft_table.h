@@ -14,6 +14,13 @@
  * (a first touch of a page costs a fault, which a shallow count would spend
  * more time on than on counting).  A doubling splits each bucket in place:
  * an entry stays or moves to the bucket one old table's length above.
+ *
+ * A shared table (brett_perft_table_share) serves several threads at once: it
+ * takes its whole size at once (it does not grow) and each probe and store
+ * holds its bucket's lock, the `lock` word of the bucket's first entry (a spin
+ * lock: a bucket is held for a few loads and stores, and two threads rarely
+ * want the same one).  GCC and Clang get their __atomic builtins, MSVC its
+ * Interlocked intrinsics.
  */
 #ifndef BRETT_PERFT_TABLE_H
 #define BRETT_PERFT_TABLE_H
@@ -22,11 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brett_platform.h"
+
 typedef struct {
     uint64_t a, b;        /* the position */
     uint64_t count;       /* its perft at `depth` */
     uint32_t depth;
-    uint32_t spare;
+    int32_t lock;         /* the first entry's: its bucket's lock (shared tables) */
 } BrettPerftEntry;
 
 typedef struct {
@@ -35,6 +44,7 @@ typedef struct {
     uint64_t max_mask;          /* mask at the size asked for */
     uint64_t filled;            /* entries in use */
     void *block;                /* the allocation */
+    int shared;                 /* several threads probe and store at once */
 } BrettPerftTable;
 
 #define BRETT_PERFT_ALIGN 64
@@ -63,6 +73,7 @@ static inline int brett_perft_table_open(BrettPerftTable *t, uint64_t bytes)
     t->entries = NULL;
     t->block = NULL;
     t->filled = 0;
+    t->shared = 0;
     t->max_mask = buckets - 1;
     /* 32-bit: the largest table's bytes and the alignment's must fit a size_t */
     if (buckets * 2 * sizeof(BrettPerftEntry) > (uint64_t)((size_t)-1 / 2))
@@ -101,6 +112,41 @@ static inline uint64_t brett_perft_add(uint64_t a, uint64_t b)
     return a > BRETT_PERFT_SATURATED - b ? BRETT_PERFT_SATURATED : a + b;
 }
 
+#if BRETT_MSVC
+static __inline int brett_perft_try_lock(BrettPerftEntry *e)
+{
+    return _InterlockedCompareExchange((volatile long *)&e->lock, 1, 0) == 0;
+}
+static __inline void brett_perft_unlock(BrettPerftEntry *e)
+{
+    _InterlockedExchange((volatile long *)&e->lock, 0);
+}
+#else
+static inline int brett_perft_try_lock(BrettPerftEntry *e)
+{
+    int32_t free_word = 0;
+    return __atomic_compare_exchange_n(&e->lock, &free_word, 1, 0, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+static inline void brett_perft_unlock(BrettPerftEntry *e)
+{
+    __atomic_store_n(&e->lock, 0, __ATOMIC_RELEASE);
+}
+#endif
+
+static inline void brett_perft_lock(const BrettPerftTable *t, BrettPerftEntry *bucket)
+{
+    if (t->shared)
+        while (!brett_perft_try_lock(bucket)) {
+        }
+}
+
+static inline void brett_perft_release(const BrettPerftTable *t, BrettPerftEntry *bucket)
+{
+    if (t->shared)
+        brett_perft_unlock(bucket);
+}
+
 static inline BrettPerftEntry *brett_perft_bucket(const BrettPerftTable *t, uint64_t a,
                                                   uint64_t b, uint32_t depth)
 {
@@ -118,15 +164,28 @@ static inline BrettPerftEntry *brett_perft_bucket(const BrettPerftTable *t, uint
 static inline int brett_perft_probe(const BrettPerftTable *t, uint64_t a, uint64_t b,
                                     uint32_t depth, uint64_t *count)
 {
-    const BrettPerftEntry *e = brett_perft_bucket(t, a, b, depth);
-    int i;
+    BrettPerftEntry *e = brett_perft_bucket(t, a, b, depth);
+    int i, found = 0;
+    brett_perft_lock(t, e);
     for (i = 0; i < 2; i++) {
         if (e[i].depth == depth && e[i].a == a && e[i].b == b) {
             *count = e[i].count;
-            return 1;
+            found = 1;
+            break;
         }
     }
-    return 0;
+    brett_perft_release(t, e);
+    return found;
+}
+
+/* Entry `to` takes a position, its depth and count; its lock word is left alone. */
+static inline void brett_perft_put(BrettPerftEntry *to, uint64_t a, uint64_t b,
+                                   uint32_t depth, uint64_t count)
+{
+    to->a = a;
+    to->b = b;
+    to->count = count;
+    to->depth = depth;
 }
 
 /* Twice as many buckets: each entry stays or moves one old length up.  When the
@@ -165,24 +224,42 @@ static inline void brett_perft_store(BrettPerftTable *t, uint64_t a, uint64_t b,
                                      uint32_t depth, uint64_t count)
 {
     BrettPerftEntry *e = brett_perft_bucket(t, a, b, depth);
-    BrettPerftEntry fresh;
-    fresh.a = a;
-    fresh.b = b;
-    fresh.count = count;
-    fresh.depth = depth;
-    fresh.spare = 0;
+    int added = 0;
+    brett_perft_lock(t, e);
     if (depth >= e[0].depth) {
         if (e[0].a != a || e[0].b != b || e[0].depth != depth) {
-            t->filled += e[1].depth == 0;
-            e[1] = e[0];            /* the deepest so far becomes the latest */
+            added = e[1].depth == 0;
+            /* the deepest so far becomes the latest */
+            brett_perft_put(e + 1, e[0].a, e[0].b, e[0].depth, e[0].count);
         }
-        e[0] = fresh;
+        brett_perft_put(e, a, b, depth, count);
     } else {
-        t->filled += e[1].depth == 0;
-        e[1] = fresh;
+        added = e[1].depth == 0;
+        brett_perft_put(e + 1, a, b, depth, count);
     }
+    brett_perft_release(t, e);
+    if (t->shared)
+        return;   /* at its whole size already: nothing to count */
+    t->filled += (uint64_t)added;
     if (t->filled > t->mask && t->mask < t->max_mask)   /* half the entries in use */
         brett_perft_grow(t);
+}
+
+/* The table made ready for several threads, empty and at its whole size (0 when
+ * the memory is not there: the table is then as it was).  Before any thread
+ * uses it. */
+static inline int brett_perft_table_share(BrettPerftTable *t)
+{
+    void *block = calloc(1, brett_perft_bytes(t->max_mask) + BRETT_PERFT_ALIGN);
+    if (block == NULL)
+        return 0;
+    free(t->block);
+    t->block = block;
+    t->entries = brett_perft_aligned(block);
+    t->mask = t->max_mask;
+    t->filled = 0;
+    t->shared = 1;
+    return 1;
 }
 
 #endif /* BRETT_PERFT_TABLE_H */

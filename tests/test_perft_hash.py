@@ -168,6 +168,45 @@ def test_a_process_pool_with_a_table_per_task(backend: str) -> None:
     assert total == game.perft(depth)
 
 
+@pytest.mark.parametrize("board", ["8x8", "holes"])
+@pytest.mark.parametrize("count_finished", [False, True])
+def test_threads_count_through_one_table(backend: str, board: str,
+                                         count_finished: bool) -> None:
+    game = _game(backend, board)
+    depth = _deepest(backend, board) - 1
+    plain = game.perft(depth, count_finished)
+    for hash_mb in (None, 2):
+        assert game.perft(depth, count_finished, hash_mb=hash_mb, threads=2,
+                          symmetric=hash_mb is not None and board in SQUARE) == plain
+    assert game.perft(depth, count_finished, hash_mb=2, threads=3, tasks=5) == plain
+
+
+def test_a_shared_table_serves_threads_at_once(backend: str) -> None:
+    """Four threads count one position through one shared table at once (so they
+    probe and store the same buckets), in a table of 1 MiB and one of one bucket."""
+    game = advance(_game(backend, "8x8"), 6, seed=3)
+    depth = 4 if backend == "python" else 8
+    plain = game.perft(depth)
+    for size in (1 << 20, 64):
+        table = game._core.perft_table(size, True)
+        cores = [game._core.clone(False) for _ in range(4)]
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            counts = list(pool.map(lambda core, shared=table: core.perft_hashed(
+                depth, False, shared, True), cores))
+        assert counts == [plain] * 4
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"threads": 0}, "threads=0: expected an int from 1 to 1024"),
+    ({"threads": "2"}, "threads='2': expected an int from 1 to 1024"),
+    ({"threads": 2, "executor": concurrent.futures.ThreadPoolExecutor(1)},
+     "perft takes threads or an executor, not both"),
+])
+def test_bad_threads_are_refused(backend: str, kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(brett.BrettError, match=message):
+        _game(backend, "8x8").perft(3, hash_mb=1, **kwargs)
+
+
 def test_a_worker_keeps_one_table_for_its_tasks(backend: str) -> None:
     """The tasks a pool's thread runs share its table (a transposition between
     two tasks is counted once), exact whatever the tasks before left in it; another
@@ -277,6 +316,11 @@ def test_the_command_counts_with_a_table() -> None:
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert "perft(7) = 55092" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth", "9",
+                           "--hash", "4", "--symmetric", "--threads", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "perft(9) = 3005288" in done.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -285,6 +329,9 @@ def test_the_command_counts_with_a_table() -> None:
     (["--hash", "1", "--size", "10"], "brett: error: --hash: a perft table is for boards"),
     (["--hash", "1", "--holes", "b4", "--symmetric"],
      "brett: error: --hash: symmetries need a square board without holes"),
+    (["--threads", "0"], "brett: error: --threads=0: expected an int from 1 to 1024"),
+    (["--threads", "2", "--workers", "2"], "brett: error: --threads goes with none of"),
+    (["--threads", "2", "--divide"], "brett: error: --threads goes with none of"),
 ])
 def test_the_command_refuses_bad_tables(args: list[str], message: str) -> None:
     done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--depth", "3",

@@ -62,6 +62,7 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "perft_tasks": lambda game: game.perft_tasks(100, tasks=100_000),
     "perft(hash)": lambda game: game.perft(100, hash_mb=8, symmetric=True),
     "divide(hash)": lambda game: game.divide(100, hash_mb=8),
+    "perft(threads)": lambda game: game.perft(100, hash_mb=8, symmetric=True, threads=2),
     "mcts": lambda game: MCTSPlayer(seconds=600, seed=1).choose(game),
 }
 
@@ -69,7 +70,7 @@ CASES = [
     *[(name, call) for name in GAMES if "lattice" not in name and name != "schuft-rolled"
       for call in ("perft", "divide", "random_playouts")],
     *[(name, "perft_tasks") for name in ("reversi", "focus", "phutball", "schuft")],
-    *[("reversi", call) for call in ("perft(hash)", "divide(hash)")],
+    *[("reversi", call) for call in ("perft(hash)", "divide(hash)", "perft(threads)")],
     *[(name, "mcts") for name in ("reversi", "phutball", "schuft-rolled")],
     # the jump paths of a lattice: more than any machine can walk
     *[("phutball-lattice-9", call) for call in ("perft(1)", "divide(1)", "count",

@@ -390,6 +390,60 @@ static int saturates(BrettReversiKernels k)
     return f != 0 && n == BRETT_PERFT_SATURATED;
 }
 
+/* ---- a perft table shared by two threads */
+
+typedef struct {
+    BrettReversiKernels k;
+    BrettPerftTable *table;
+    int depth;
+    uint64_t count;
+} SharedCount;
+
+static void shared_count(void *arg)
+{
+    SharedCount *c = (SharedCount *)arg;
+    BrettInterrupt it;
+    interrupt_init(&it);
+    c->count = c->k.hperft8(START_BLACK, START_WHITE, ~(uint64_t)0, c->depth, 1, 8,
+                            c->table, &it);
+}
+
+/* Two threads count the same tree through one shared table at once (so they
+ * probe and store the same buckets), of one bucket and of 1 MiB: both exact. */
+static void check_shared_table(void)
+{
+    static const uint64_t sizes[] = {64, 1 << 20};
+    BrettReversiKernels k = brett_rv_select(BRETT_RV_AVX512);
+    BrettPerftTable table;
+    SharedCount main_count, other_count;
+    Thread t;
+    int i;
+    for (i = 0; i < 2; i++) {
+        if (!brett_perft_table_open(&table, sizes[i]) || !brett_perft_table_share(&table)) {
+            CHECK(0, "shared table: no memory");
+            return;
+        }
+        main_count.k = other_count.k = k;
+        main_count.table = other_count.table = &table;
+        main_count.depth = other_count.depth = 10;
+        t.run = shared_count;
+        t.arg = &other_count;
+        if (!thread_start(&t)) {
+            CHECK(0, "shared table: no thread");
+            brett_perft_table_close(&table);
+            return;
+        }
+        shared_count(&main_count);
+        thread_join(&t);
+        brett_perft_table_close(&table);
+        CHECK(main_count.count == 24571284 && other_count.count == 24571284,
+              "a table of %llu bytes shared by two threads: perft(10) = %llu and %llu",
+              (unsigned long long)sizes[i], (unsigned long long)main_count.count,
+              (unsigned long long)other_count.count);
+    }
+    printf("shared table: two threads, perft(10) through one table (%s)\n", k.name);
+}
+
 static void check_kernels(void)
 {
     const uint64_t all = ~(uint64_t)0;
@@ -575,6 +629,7 @@ int main(void)
     check_handoff();
     check_interrupt();
     check_kernels();
+    check_shared_table();
     check_solver();
     check_alphabeta();
     printf("harness: %d checks, %d failed\n", checks, failures);

@@ -25,6 +25,7 @@ See docs/architecture.md for the layers and what each may touch.
 from __future__ import annotations
 
 import collections
+import concurrent.futures
 import contextlib
 import dataclasses
 import importlib
@@ -57,6 +58,7 @@ from ._checks import (
     seed_value,
 )
 from ._core import CHANCE, TERMINAL
+from ._core._stop import Stopper
 from ._core._stop import check as stop_check
 from .errors import (
     BrettError,
@@ -811,7 +813,8 @@ class Game(Generic[MoveT]):
     # ---- search helpers
     def perft(self, depth: int, count_finished: bool = False,
               executor: Optional[Executor] = None, tasks: int = 64,
-              hash_mb: Optional[float] = None, symmetric: bool = False) -> int:
+              hash_mb: Optional[float] = None, symmetric: bool = False,
+              threads: int = 1) -> int:
         """The number of legal move sequences of exactly ``depth`` moves
         (``depth`` from 0 to :data:`MAX_PERFT_DEPTH`; chance nodes use no depth).
 
@@ -836,10 +839,23 @@ class Game(Generic[MoveT]):
         counts take a fraction of the time.  ``symmetric=True``
         keeps one entry for a position and its seven mirror images (square
         boards without holes).  The counts are exact either way.
+
+        With ``threads`` above 1 (and no ``executor``) the ``tasks`` subtrees are
+        counted on that many threads of this process, and with ``hash_mb`` all of
+        them through one table (its whole size taken at once): a transposition
+        between two threads' subtrees is counted once, which a table per worker
+        process cannot do.  The compiled cores count in parallel.
         """
         depth = _check_depth(depth)
         cf = bool(count_finished)
+        threads = as_int(threads, "threads", 1, MAX_THREADS)
         self._refuse_pending("perft")
+        if threads > 1:
+            if executor is not None:
+                raise BrettError("perft takes threads or an executor, not both")
+            return self._perft_on_threads(self._perft_counter(cf, hash_mb, symmetric,
+                                                              shared=True),
+                                          self.perft_tasks(depth, tasks), threads)
         if executor is None:
             return self._perft_counter(cf, hash_mb, symmetric)(self._core, depth)
         self._perft_counter(cf, hash_mb, symmetric, size_only=True)
@@ -852,6 +868,34 @@ class Game(Generic[MoveT]):
             for future in futures:
                 future.cancel()
             raise
+
+    def _perft_on_threads(self, count: Callable[[Core, int], int],
+                          subtrees: list[tuple[str, int]], threads: int) -> int:
+        """The counts of ``subtrees`` added, counted on ``threads`` threads; Ctrl-C,
+        a Stopper of this thread or a failed subtree stops them all."""
+        stopper = Stopper()
+        cls = type(self)
+
+        def subtree(position: str, depth: int) -> int:
+            with stopper:
+                return count(cls.from_position(position)._core, depth)
+
+        with concurrent.futures.ThreadPoolExecutor(threads, "brett-perft") as pool:
+            futures = [pool.submit(subtree, *task) for task in subtrees]
+            try:
+                pending: set[concurrent.futures.Future[int]] = set(futures)
+                while pending:
+                    done, pending = concurrent.futures.wait(
+                        pending, timeout=0.05, return_when=concurrent.futures.FIRST_EXCEPTION)
+                    for future in done:
+                        future.result()   # the first failure
+                    stop_check()
+                return sum(future.result() for future in futures)
+            except BaseException:
+                stopper.stop()
+                for future in futures:
+                    future.cancel()
+                raise
 
     def perft_tasks(self, depth: int, tasks: int = 64) -> list[tuple[str, int]]:
         """Independent subtrees whose perfts add up to ``perft(depth)``:
@@ -929,11 +973,13 @@ class Game(Generic[MoveT]):
             yield self._move_from_core(cm), counted
 
     def _perft_counter(self, count_finished: bool, hash_mb: Optional[float], symmetric: Any,
-                       size_only: bool = False, kept: bool = False) -> Callable[[Core, int], int]:
+                       size_only: bool = False, kept: bool = False,
+                       shared: bool = False) -> Callable[[Core, int], int]:
         """The perft of a core of this game to a depth: plain, or with one table of
         ``hash_mb`` for all the counts it makes.  BrettError for a size or a board
         that has no table (``size_only``: the size is checked, no table is made;
-        ``kept``: the table is this thread's kept one, see _kept_table)."""
+        ``kept``: the table is this thread's kept one, see _kept_table;
+        ``shared``: several threads count through it at once)."""
         if not isinstance(symmetric, bool):
             raise BrettError(f"symmetric={symmetric!r:.40}: expected True or False")
         if hash_mb is None:
@@ -946,8 +992,10 @@ class Game(Generic[MoveT]):
             raise BrettError(f"{self.game_name} keeps no perft table: hash_mb is for "
                              "Reversi boards up to 8x8")
         try:
-            table = (_kept_table(make, size, type(self._core)) if kept
-                     else make(1 if size_only else size))
+            if kept:
+                table = _kept_table(make, size, type(self._core))
+            else:
+                table = make(1, False) if size_only else make(size, shared)
         except MemoryError:
             raise BrettError(f"hash_mb={hash_mb!r}: no memory for the table") from None
 
@@ -1373,6 +1421,8 @@ def _restore(name: str, backend: str, start: str, moves: list[str], pending: lis
 
 MAX_TASKS = 100_000
 """The most subtrees :meth:`Game.perft_tasks` makes."""
+MAX_THREADS = 1024
+"""The most threads of one :meth:`Game.perft`."""
 
 
 def _perft_task(name: str, backend: str, position: str, depth: int, count_finished: bool,

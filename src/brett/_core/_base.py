@@ -373,8 +373,9 @@ __all__ = ["CHANCE", "TERMINAL", "Core", "PlayoutResult", "PyCore", "busy_error"
 class HashedCore(Core, Protocol):
     """A core with a hashed perft (Reversi's twins): :class:`HashedPerft`."""
 
-    def perft_table(self, size: int) -> Any:
-        """A table of at most about ``size`` bytes, for :meth:`perft_hashed`."""
+    def perft_table(self, size: int, shared: bool = False) -> Any:
+        """A table of at most about ``size`` bytes, for :meth:`perft_hashed`
+        (``shared``: for several threads at once)."""
 
     def perft_hashed(self, depth: int, count_finished: bool, table: Any,
                      symmetric: bool) -> int:
@@ -392,8 +393,10 @@ class HashedPerft:
     that names its positions exactly (:meth:`_table_key`); the compiled twin has
     the same two methods."""
 
-    def perft_table(self, size: int) -> PerftTable:
-        """A table for :meth:`perft_hashed` of at most about ``size`` bytes."""
+    def perft_table(self, size: int, shared: bool = False) -> PerftTable:
+        """A table for :meth:`perft_hashed` of at most about ``size`` bytes; any
+        table serves several threads at once (each entry is one tuple, read and
+        replaced whole under the GIL: a race loses an entry, never mixes two)."""
         return PerftTable(size)
 
     def perft_hashed(self, depth: int, count_finished: bool, table: PerftTable,

@@ -35,15 +35,20 @@ cdef extern from "brett_perft_table.h":
     bint brett_perft_table_open(BrettPerftTable *t, uint64_t size) noexcept nogil
     void brett_perft_table_close(BrettPerftTable *t) noexcept nogil
     size_t brett_perft_table_bytes(const BrettPerftTable *t) noexcept nogil
+    bint brett_perft_table_share(BrettPerftTable *t) noexcept nogil
 
 
 cdef class PerftTable:
-    """A hashed perft's table of at most ``size`` bytes (see _common.pxd)."""
+    """A hashed perft's table of at most ``size`` bytes (see _common.pxd);
+    ``shared``: several threads count through it at once (it takes its whole size
+    now)."""
 
-    def __cinit__(self, uint64_t size):
-        if not brett_perft_table_open(&self.table, size):
+    def __cinit__(self, uint64_t size, bint shared=False):
+        if not brett_perft_table_open(&self.table, size) \
+                or shared and not brett_perft_table_share(&self.table):
             raise MemoryError(f"no memory for a perft table of {size} bytes")
         self.size = size
+        self.shared = shared
         self.context = None
 
     def __dealloc__(self):

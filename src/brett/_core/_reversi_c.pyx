@@ -501,9 +501,10 @@ cdef class ReversiCore(CoreBase):
         raise_if_stopped(&it)
         return total
 
-    def perft_table(self, uint64_t size):
-        """A table for :meth:`perft_hashed` of at most ``size`` bytes."""
-        return PerftTable(size)
+    def perft_table(self, uint64_t size, bint shared=False):
+        """A table for :meth:`perft_hashed` of at most ``size`` bytes (``shared``:
+        for several threads at once)."""
+        return PerftTable(size, shared)
 
     def perft_hashed(self, int depth, bint count_finished, PerftTable table not None,
                      bint symmetric):

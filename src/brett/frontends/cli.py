@@ -118,13 +118,16 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
         _add_option(parser, "--count-finished", top=top, action="store_true",
                     help="count a finished game as a leaf at every greater depth")
         _add_option(parser, "--hash", top=top, type=float, metavar="MB",
-                    help="keep counted subtrees in a table of MB MiB (each worker its "
-                         "own; Reversi boards up to 8x8)")
+                    help="keep counted subtrees in a table of MB MiB (each worker "
+                         "process its own; Reversi boards up to 8x8)")
         _add_option(parser, "--symmetric", top=top, action="store_true",
                     help="with --hash: one entry for a position and its mirror images "
                          "(square boards without holes)")
         _add_option(parser, "--workers", top=top, type=int, default=1, metavar="N",
                     help="split the tree over N local processes (default 1)")
+        _add_option(parser, "--threads", top=top, type=int, default=1, metavar="N",
+                    help="split the tree over N threads of one process, with --hash "
+                         "all through one table (default 1)")
         _add_option(parser, "--checkpoint", top=top, metavar="FILE",
                     help="record finished subtrees in FILE; run again to resume")
         _add_option(parser, "--scheduler", top=top, metavar="ADDRESS",
@@ -337,6 +340,13 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     _not_empty(args.scheduler, "--scheduler", "the address of a Dask scheduler "
                                              "(tcp://HOST:8786)")
     _check_table(game, args)
+    threads = as_int(args.threads, "--threads", 1, 1024)
+    if threads > 1:
+        if workers > 1 or args.checkpoint or args.scheduler or args.divide:
+            raise BrettError("--threads goes with none of --workers, --checkpoint, "
+                             "--scheduler, --divide")
+        _threaded_perft(game, args, threads, out, err)
+        return
     if workers > 1 or args.checkpoint or args.scheduler:
         if args.divide:
             raise BrettError("--divide goes with none of --workers, --checkpoint, --scheduler")
@@ -368,6 +378,22 @@ def cmd_perft(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextI
     finally:
         progress.done()
     _report_perft(game, args.depth, tally.nodes, progress, out)
+
+
+def _threaded_perft(game: Game[Any], args: argparse.Namespace, threads: int, out: TextIO,
+                    err: TextIO) -> None:
+    """perft on ``threads`` threads of this process (one table for all of them)."""
+    progress = Progress(err)
+    try:
+        with progress.ticking(lambda: f"perft({args.depth}) on {threads} threads, "
+                                      f"{progress.wall():.0f} s"):
+            total = game.perft(args.depth, count_finished=args.count_finished,
+                               hash_mb=args.hash, symmetric=args.symmetric, threads=threads)
+    except KeyboardInterrupt:
+        raise Interrupted("nothing is kept") from None
+    finally:
+        progress.done()
+    _report_perft(game, args.depth, total, progress, out)
 
 
 def _check_table(game: Game[Any], args: argparse.Namespace) -> None:
