@@ -25,7 +25,6 @@ See docs/architecture.md for the layers and what each may touch.
 from __future__ import annotations
 
 import collections
-import concurrent.futures
 import contextlib
 import dataclasses
 import importlib
@@ -873,6 +872,8 @@ class Game(Generic[MoveT]):
                           subtrees: list[tuple[str, int]], threads: int) -> int:
         """The counts of ``subtrees`` added, counted on ``threads`` threads; Ctrl-C,
         a Stopper of this thread or a failed subtree stops them all."""
+        import concurrent.futures  # lazily: `import brett` stays light
+
         stopper = Stopper()
         cls = type(self)
 
