@@ -1,10 +1,10 @@
-/* A hand-off between two threads that spins briefly before it sleeps.
+/* A wake-up from one thread to another that polls briefly before it sleeps.
  *
- * brett.vector's threads pass each job (and each "done") through one of these.
+ * The helpers of a crew (brett_crew.h) wait for each job on one of these.
  * Waking a thread asleep on a lock costs tens of microseconds on virtual
  * machines, as much as stepping a few hundred games, so the waiter first polls
- * an atomic word for a while (BRETT_HANDOFF_SPINS pauses) and only then sleeps on
- * the lock.  The word says who is where:
+ * an atomic word for a while (the polls it is given, with a pause each) and only
+ * then sleeps on the lock.  The word says who is where:
  *
  *   0 nothing posted, the waiter (if any) is polling
  *   1 the waiter is asleep on the lock: the poster must release it
@@ -12,8 +12,9 @@
  *
  * post() swaps in 2 and releases the lock only if it found 1; wait() goes from 0
  * to 1 with a compare-and-swap, so it sleeps only if nothing was posted in the
- * meantime.  One poster and one waiter per hand-off, and a post is consumed by a
- * wait before the next post.  The lock is a PyThread lock, held while idle.
+ * meantime, and swaps 0 back in when it returns.  One waiter per hand-off; posts
+ * that come before the waiter returns count as one.  The lock is a PyThread lock,
+ * held while idle, so it is released at most once per sleep.
  *
  * GCC and Clang get their __atomic builtins, MSVC its Interlocked intrinsics
  * (full barriers).  No C11 <stdatomic.h>: MSVC's C compiler lacks it.
@@ -30,10 +31,6 @@
 #define BRETT_PAUSE() _mm_pause()
 #else
 #define BRETT_PAUSE() ((void)0)
-#endif
-
-#ifndef BRETT_HANDOFF_SPINS
-#define BRETT_HANDOFF_SPINS 20000   /* about 0.1-1 ms, by CPU */
 #endif
 
 typedef struct {
@@ -94,18 +91,23 @@ static void brett_handoff_post(brett_handoff *h)
         PyThread_release_lock(h->lock);
 }
 
-static void brett_handoff_wait(brett_handoff *h)
+/* Wait for a post: poll `polls` times, then sleep on the lock.  1 if the post
+ * did not come while polling, else 0. */
+static int brett_handoff_wait_polls(brett_handoff *h, long polls)
 {
     long i;
-    for (i = 0; i < BRETT_HANDOFF_SPINS; i++) {
+    int late = 0;
+    for (i = 0; i < polls; i++) {
         if (brett_handoff_load(&h->word) == 2)
             goto taken;
         BRETT_PAUSE();
     }
+    late = 1;
     if (brett_handoff_cas(&h->word, 0, 1))
         PyThread_acquire_lock(h->lock, WAIT_LOCK);   /* the post releases it */
 taken:
     brett_handoff_swap(&h->word, 0);
+    return late;
 }
 
 #endif

@@ -79,6 +79,25 @@ def test_any_number_of_threads_gives_the_same_run(setup: str) -> None:
     assert_same(runs[0], runs[2])
 
 
+@needs_cython
+@pytest.mark.parametrize("setup", ["reversi", "schuft"])
+def test_steps_finish_alike_while_the_helpers_are_held_up(setup: str) -> None:
+    """Helpers that take no chunk (held, as if never scheduled) for whole steps,
+    then again and again at random: each step still finishes, in the calling
+    thread alone, with the same run as one thread."""
+    alone = make(setup, "cython", 300, seed=6, max_steps=50)
+    expected = run(alone, 90)
+    with make(setup, "cython", 300, seed=6, threads=3, max_steps=50) as env:
+        stepper = env._stepper
+        seen = [snapshot(env)]
+        for step in range(90):
+            stepper.hold(step < 30 or step % 7 in (2, 3))
+            env.step(env.random_actions())
+            seen.append(snapshot(env))
+        stepper.hold(False)
+    assert_same(expected, seen)
+
+
 def helpers() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("brett-vector-")]
 

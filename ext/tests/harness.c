@@ -9,6 +9,10 @@
  *   the hand-off        two threads passing 20,000 jobs both ways, polling and
  *                       sleeping on the lock (brett_handoff.h), the data they
  *                       share made visible by its atomics alone
+ *   the crew            a caller and two helpers sharing 2,000 jobs of 40 chunks
+ *                       (brett_crew.h): every chunk run once per job, with the
+ *                       job's own input; the helpers take some; held helpers
+ *                       take none and every job still finishes
  *   Ctrl-C polls        the countdown, the clock and the re-arming
  *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
  *                       the 8x8 start (3,005,288; 24,571,284 counting finished
@@ -33,13 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long harness_spins;   /* the hand-off's polls before it sleeps, per phase */
-#define BRETT_HANDOFF_SPINS harness_spins
+static long harness_spins;   /* the polls before a thread sleeps, per phase */
+#define BRETT_CREW_SPINS harness_spins
 
 #include "brett_bitops.h"
 #include "brett_cpu.h"
 #include "brett_endgame.h"
 #include "brett_eval.h"
+#include "brett_crew.h"
 #include "brett_handoff.h"
 #include "brett_perft_table.h"
 #include "brett_interrupt.h"
@@ -233,7 +238,7 @@ static void helper(void *arg)
 {
     Crew *c = (Crew *)arg;
     for (;;) {
-        brett_handoff_wait(&c->go);
+        brett_handoff_wait_polls(&c->go, harness_spins);
         if (c->stop)
             break;
         c->answer = 3 * c->job + 1;
@@ -265,18 +270,130 @@ static void check_handoff(void)
         for (i = 0; i < HANDOFF_JOBS; i++) {
             c.job = i;
             brett_handoff_post(&c.go);
-            brett_handoff_wait(&c.done);
+            brett_handoff_wait_polls(&c.done, harness_spins);
             wrong += c.answer != 3 * i + 1;
         }
         c.stop = 1;
         brett_handoff_post(&c.go);
-        brett_handoff_wait(&c.done);
+        brett_handoff_wait_polls(&c.done, harness_spins);
         thread_join(&t);
         brett_handoff_free(&c.go);
         brett_handoff_free(&c.done);
         CHECK(wrong == 0, "hand-off, %ld polls: %ld wrong answers", spins[phase], wrong);
         printf("hand-off: %d jobs both ways, %ld polls before sleeping\n", HANDOFF_JOBS,
                spins[phase]);
+    }
+}
+
+/* ---- the crew */
+
+#define CREW_JOBS 2000
+#define CREW_CHUNKS 40
+#define CREW_HELPERS 2
+
+typedef struct {
+    brett_crew crew;
+    long job;                        /* the job's input, read by every chunk */
+    uint64_t out[CREW_CHUNKS];       /* plain memory: the crew's atomics order it */
+    int runs[CREW_CHUNKS];           /* how often each chunk ran in this job */
+    volatile long by_helpers;        /* chunks the helpers ran, over all jobs */
+    volatile long k;                 /* the next helper number to serve */
+} CrewTest;
+
+static uint64_t crew_answer(long job, long chunk)
+{
+    uint64_t s = (uint64_t)job * 1000003u + (uint64_t)chunk, x = 0;
+    int i;
+    for (i = 0; i < 500; i++)        /* some work, so that a chunk takes a while */
+        x ^= brett_rng_next(&s);
+    return x;
+}
+
+#if defined(_MSC_VER)
+static __declspec(thread) int crew_is_helper;
+#else
+static __thread int crew_is_helper;
+#endif
+
+static void crew_chunk(void *ctx, long chunk)
+{
+    CrewTest *t = (CrewTest *)ctx;
+    t->out[chunk] = crew_answer(t->job, chunk);
+    t->runs[chunk]++;
+}
+
+static void crew_chunk_counted(void *ctx, long chunk)
+{
+    CrewTest *t = (CrewTest *)ctx;
+    crew_chunk(ctx, chunk);
+    if (crew_is_helper)
+        brett_crew_add(&t->by_helpers, 1);
+}
+
+static void crew_helper(void *arg)
+{
+    CrewTest *t = (CrewTest *)arg;
+    crew_is_helper = 1;
+    brett_crew_serve(&t->crew, (int)brett_crew_add(&t->k, 1));
+}
+
+/* Runs `jobs` jobs; the number of jobs with a wrong or missing chunk. */
+static long crew_jobs(CrewTest *t, long jobs, brett_crew_fn fn)
+{
+    long j, c, wrong = 0;
+    for (j = 0; j < jobs; j++) {
+        t->job = j;
+        memset(t->runs, 0, sizeof t->runs);
+        brett_crew_run(&t->crew, fn, t);
+        for (c = 0; c < CREW_CHUNKS; c++) {
+            if (t->runs[c] != 1 || t->out[c] != crew_answer(j, c)) {
+                wrong++;
+                break;
+            }
+        }
+    }
+    return wrong;
+}
+
+static void check_crew(void)
+{
+    static const long spins[] = {0, 2000};
+    int phase, h;
+    for (phase = 0; phase < 2; phase++) {
+        static CrewTest t;
+        Thread threads[CREW_HELPERS];
+        long wrong, held_wrong;
+        harness_spins = spins[phase];
+        memset(&t, 0, sizeof t);
+        t.k = 1;
+        if (brett_crew_init(&t.crew, CREW_CHUNKS, CREW_HELPERS) < 0) {
+            CHECK(0, "crew: no lock");
+            return;
+        }
+        for (h = 0; h < CREW_HELPERS; h++) {
+            threads[h].run = crew_helper;
+            threads[h].arg = &t;
+            if (!thread_start(&threads[h])) {
+                CHECK(0, "crew: no thread");
+                return;
+            }
+        }
+        wrong = crew_jobs(&t, CREW_JOBS, crew_chunk_counted);
+        brett_crew_store(&t.crew.held, 1);
+        held_wrong = crew_jobs(&t, CREW_JOBS / 10, crew_chunk);
+        brett_crew_store(&t.crew.held, 0);
+        brett_crew_dismiss(&t.crew);
+        for (h = 0; h < CREW_HELPERS; h++)
+            thread_join(&threads[h]);
+        brett_crew_free(&t.crew);
+        CHECK(wrong == 0, "crew, %ld polls: %ld jobs wrong", spins[phase], wrong);
+        CHECK(held_wrong == 0, "crew held, %ld polls: %ld jobs wrong", spins[phase],
+              held_wrong);
+        CHECK(t.by_helpers > 0, "crew, %ld polls: the helpers ran no chunk", spins[phase]);
+        printf("crew: %d jobs of %d chunks, %ld polls before sleeping; the helpers ran "
+               "%ld of %ld chunks; held, %d jobs alone\n", CREW_JOBS, CREW_CHUNKS,
+               spins[phase], (long)t.by_helpers, (long)CREW_JOBS * CREW_CHUNKS,
+               CREW_JOBS / 10);
     }
 }
 
@@ -627,6 +744,7 @@ int main(void)
     check_cpu();
     check_rng();
     check_handoff();
+    check_crew();
     check_interrupt();
     check_kernels();
     check_shared_table();

@@ -24,9 +24,11 @@ returned without copying: read them (or copy them) before the next step.
   draws from its own splitmix64 stream.
 * An action the mask forbids, or actions of the wrong shape or type, raise
   :class:`~brett.BrettError` naming the first bad game, and no game changes.
-* ``threads=k`` starts k-1 helper threads that step slices of the games without
-  the GIL; ``close()`` (or garbage collection) stops them, and the environment
-  still steps in the calling thread.  One caller thread at a time: a second one
+* ``threads=k`` starts k-1 helper threads that step the games with the calling
+  thread, without the GIL: each takes small chunks of the games until none is
+  left, so a step never waits for a helper that is late or asleep; ``close()``
+  (or garbage collection) stops them, and the environment still steps in the
+  calling thread.  One caller thread at a time: a second one
   is refused with a :class:`~brett.BrettError`.
 
 The compiled loop is ``brett/_core/_vector_c.pyx``; with a plain-Python game class
@@ -225,12 +227,13 @@ class VectorEnv:
                 helper.start()
                 self._helpers.append(helper)
         except RuntimeError as e:       # the system refused a thread
-            stepper.dismiss(len(self._helpers) + 1)
+            stepper.dismiss()           # wakes the helpers started so far
+            _dismiss(stepper, self._helpers, self._pid)
             raise BrettError(f"VectorEnv(threads={threads}): {e}") from None
         weakref.finalize(self, _dismiss, stepper, self._helpers, self._pid)
 
     def _checked_step(self, acts: Any) -> int:
-        bad: int = self._stepper.check(acts, 0, self.num_envs)
+        bad: int = self._stepper.check_all(acts)
         if bad >= 0:
             raise IllegalMoveError(f"environment {bad}: action {int(acts[bad])} is not legal "
                                    "there (see info['action_mask']); no game was changed")

@@ -4,14 +4,15 @@ its options, each a private compiled core driven through the integer-layer hooks
 of CoreBase (``v_*``, _common.pxd), stepped without the GIL.
 
 ``brett/vector.py`` owns the numpy arrays; this module fills them.  With
-``threads=k`` the environments are cut into k slices ``[lo, hi)``: the calling
-thread steps the first and k-1 helper threads (started by brett.vector, then
-living here without the GIL) step the others, so threads never share an
-environment.  A helper waits for its job in C (ext/brett_handoff.h: it polls,
-then sleeps on a lock), not on the GIL or a Python queue, because waking a
-sleeping thread costs as much as stepping hundreds of games.  Every environment has its own splitmix64
-generator (chance outcomes, random actions), so a seeded run is the same for any
-number of threads.  The plain twin is ``_vector_py.py``: the same steps over
+``threads=k`` the calling thread and k-1 helper threads (started by brett.vector,
+then living here without the GIL) form a crew (ext/brett_crew.h): each job (a
+reset, a step, random actions) is cut into chunks of a few dozen environments,
+which every thread of the crew takes from a shared counter; the caller takes
+chunks until none is left and then waits only for chunks a helper is running, so
+a helper that is asleep or not scheduled never holds a step up.  Threads never
+share an environment.  Every environment has its own splitmix64 generator
+(chance outcomes, random actions), so a seeded run is the same for any number of
+threads and any timing.  The plain twin is ``_vector_py.py``: the same steps over
 Game objects, the same draws.
 """
 
@@ -21,22 +22,35 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-cdef extern from "brett_handoff.h" nogil:
-    ctypedef struct brett_handoff:
-        pass
-    int brett_handoff_init(brett_handoff *h)
-    void brett_handoff_free(brett_handoff *h)
-    void brett_handoff_post(brett_handoff *h)
-    void brett_handoff_wait(brett_handoff *h)
+cdef extern from "brett_crew.h" nogil:
+    ctypedef void (*brett_crew_fn)(void *ctx, long chunk) noexcept nogil
+    ctypedef struct brett_crew:
+        long quitting
+        long held
+        long nchunks
+        int helpers
+    int brett_crew_init(brett_crew *c, long nchunks, int helpers)
+    void brett_crew_free(brett_crew *c)
+    void brett_crew_run(brett_crew *c, brett_crew_fn run, void *ctx)
+    void brett_crew_serve(brett_crew *c, int k)
+    void brett_crew_dismiss(brett_crew *c)
+    void brett_crew_abandon(brett_crew *c)
+    void brett_crew_store(long *p, long v)
+    long BRETT_CREW_MAX_CHUNKS
 
 from ._common cimport CHANCE_PLAYER, TERMINAL_PLAYER, CoreBase, brett_rng_below, brett_rng_next
 
 cdef enum:
+    CHUNK_ENVS = 32              # the most environments a thread takes at a time
     MAX_CHANCE_DRAWS = 1 << 20   # a chain of chance nodes longer than this is a bug
     BROKEN = -1000               # _settle: a core refused its own chance outcome
 
 cdef enum Job:
-    JOB_RESET, JOB_STEP, JOB_RANDOM
+    JOB_RESET, JOB_CHECK, JOB_STEP, JOB_RANDOM
+
+
+cdef void _crew_chunk(void *stepper, long chunk) noexcept nogil:
+    (<Stepper>stepper)._run_chunk(chunk)
 
 
 cdef inline double _unit(uint64_t *rng) noexcept nogil:
@@ -69,24 +83,18 @@ cdef class Stepper:
     cdef uint8_t[::1] terminated
     cdef uint8_t[::1] truncated
     cdef int32_t[::1] player
-    # the crew: slice k is [bounds[k], bounds[k+1]); helper k >= 1 waits on go[k]
-    # and posts finished[k] with its answer in bad[k]
-    cdef int nslices
-    cdef int *bounds
+    # the crew (ext/brett_crew.h): chunk c is envs [c * chunk, (c + 1) * chunk),
+    # its first refused env (or -1) in bad[c]
+    cdef brett_crew crew
+    cdef int chunk
     cdef int *bad
-    cdef brett_handoff *go
-    cdef brett_handoff *finished
     cdef Job job
     cdef const int64_t *job_actions
     cdef int64_t *job_out
-    cdef bint quitting
 
     def __cinit__(self):
-        self.nslices = 0
-        self.bounds = NULL
         self.bad = NULL
-        self.go = NULL
-        self.finished = NULL
+        memset(&self.crew, 0, sizeof(brett_crew))
         self.ptrs = NULL
         self.rng = NULL
         self.chance_acts = NULL
@@ -125,7 +133,7 @@ cdef class Stepper:
                 raise TypeError("every core must be of the start's class")
             self.ptrs[i] = <PyObject *>cores[i]
             self.rng[i] = seeds[i]
-        self._cut(1)
+        self._cut(0)
 
     def __dealloc__(self):
         free(self.ptrs)
@@ -146,7 +154,7 @@ cdef class Stepper:
     def rng_states(self):
         return [self.rng[i] for i in range(self.n)]
 
-    # ---- the loop of one slice, without the GIL
+    # ---- the loop over a range of environments, without the GIL
     cdef int _settle(self, int i) noexcept nogil:
         """Play chance outcomes drawn from env i's generator while it is at a
         chance node; the player to move then (TERMINAL_PLAYER when over), or
@@ -274,100 +282,75 @@ cdef class Stepper:
 
     # ---- the crew
     cdef void _free_crew(self) noexcept:
-        cdef int k
-        for k in range(1, self.nslices):
-            if self.go != NULL:
-                brett_handoff_free(&self.go[k])
-            if self.finished != NULL:
-                brett_handoff_free(&self.finished[k])
-        free(self.go)
-        free(self.finished)
-        free(self.bounds)
+        brett_crew_free(&self.crew)
         free(self.bad)
-        self.go = self.finished = NULL
-        self.bounds = self.bad = NULL
-        self.nslices = 0
+        self.bad = NULL
 
-    cdef void _cut(self, int slices) except *:
-        """Cut the environments into ``slices`` slices, with two hand-offs for
-        each helper."""
-        cdef int k
+    cdef void _cut(self, int helpers) except *:
+        """Cut the environments into chunks for a crew of the caller and
+        ``helpers`` helpers: about eight chunks a thread, of at most CHUNK_ENVS."""
+        cdef long chunks
         self._free_crew()
-        self.bounds = <int *>malloc((slices + 1) * sizeof(int))
-        self.bad = <int *>malloc(slices * sizeof(int))
-        self.go = <brett_handoff *>calloc(slices, sizeof(brett_handoff))
-        self.finished = <brett_handoff *>calloc(slices, sizeof(brett_handoff))
-        self.nslices = slices
-        if self.bounds == NULL or self.bad == NULL or self.go == NULL or self.finished == NULL:
+        self.chunk = self.n     # alone: one chunk
+        if helpers:
+            self.chunk = max(1, min(CHUNK_ENVS, self.n // (8 * (helpers + 1))),
+                             (self.n + BRETT_CREW_MAX_CHUNKS - 1) // BRETT_CREW_MAX_CHUNKS)
+        chunks = (self.n + self.chunk - 1) // self.chunk
+        self.bad = <int *>malloc(chunks * sizeof(int))
+        if self.bad == NULL or brett_crew_init(&self.crew, chunks, helpers) < 0:
+            self._free_crew()
             raise MemoryError()
-        for k in range(slices + 1):
-            self.bounds[k] = <int>(<int64_t>self.n * k // slices)
-        for k in range(1, slices):
-            if brett_handoff_init(&self.go[k]) < 0 or brett_handoff_init(&self.finished[k]) < 0:
-                raise MemoryError()
 
     def hire(self, int slices):
-        """Cut into ``slices`` slices; the caller then runs ``serve(k)`` in a new
-        thread for each k in 1..slices-1 (before or after the first job)."""
-        if self.nslices > 1 or self.quitting:
+        """Make a crew of the calling thread and ``slices - 1`` helpers; the caller
+        then runs ``serve(k)`` in a new thread for each k in 1..slices-1 (before or
+        after the first job)."""
+        if self.crew.helpers or self.crew.quitting:
             raise RuntimeError("hire() once, before any dismiss()")
-        self._cut(slices)
+        self._cut(slices - 1)
 
     def serve(self, int k):
-        """Helper k's life: step slice k whenever the calling thread says go,
-        until dismissed.  Runs without the GIL."""
-        if not 1 <= k < self.nslices:
+        """Helper k's life: take chunks of every job, until dismissed.  Runs
+        without the GIL."""
+        if not 1 <= k <= self.crew.helpers:
             raise ValueError("no such helper")
         with nogil:
-            while True:
-                brett_handoff_wait(&self.go[k])
-                if self.quitting:
-                    brett_handoff_post(&self.finished[k])
-                    break
-                self.bad[k] = self._slice(k)
-                brett_handoff_post(&self.finished[k])
+            brett_crew_serve(&self.crew, k)
 
-    def dismiss(self, int started=-1):
-        """Send the helpers home (each returns from serve) and step every slice in
-        the calling thread from now on.  ``started``: helpers 1..started-1 only
-        (when starting a thread failed).  Idempotent."""
-        cdef int k, upto = self.nslices if started < 0 else min(started, self.nslices)
-        if self.nslices <= 1:
-            return
-        with nogil:
-            self.quitting = True
-            for k in range(1, upto):
-                brett_handoff_post(&self.go[k])
-            for k in range(1, upto):
-                brett_handoff_wait(&self.finished[k])
-        self._cut(1)
+    def dismiss(self):
+        """Send the helpers home (each returns from serve: join them after); the
+        calling thread steps every chunk from now on.  Idempotent."""
+        brett_crew_dismiss(&self.crew)
 
     def abandon(self):
-        """After a fork: the helpers are the parent's; step every slice here, and
+        """After a fork: the helpers are the parent's; step every chunk here, and
         wait for no one."""
-        self.quitting = True
-        self.go = self.finished = NULL      # the parent's locks: not ours to free
-        self._cut(1)
+        brett_crew_abandon(&self.crew)
 
-    cdef int _slice(self, int k) noexcept nogil:
-        cdef int lo = self.bounds[k], hi = self.bounds[k + 1]
+    def hold(self, bint held):
+        """A test hook: while held, the helpers take no chunk (as if never
+        scheduled), and the calling thread steps them all."""
+        brett_crew_store(&self.crew.held, held)
+
+    cdef void _run_chunk(self, long chunk) noexcept nogil:
+        cdef int lo = <int>(chunk * self.chunk)
+        cdef int hi = min(self.n, lo + self.chunk)
         if self.job == JOB_RESET:
-            return self.reset_range(lo, hi)
-        if self.job == JOB_STEP:
-            return self.step_range(self.job_actions, lo, hi)
-        self.random_range(self.job_out, lo, hi)
-        return -1
+            self.bad[chunk] = self.reset_range(lo, hi)
+        elif self.job == JOB_CHECK:
+            self.bad[chunk] = self.check_range(self.job_actions, lo, hi)
+        elif self.job == JOB_STEP:
+            self.bad[chunk] = self.step_range(self.job_actions, lo, hi)
+        else:
+            self.random_range(self.job_out, lo, hi)
+            self.bad[chunk] = -1
 
     cdef int _all(self, Job job) noexcept nogil:
-        """Run ``job`` on every slice (the first here); the first env refused, or -1."""
-        cdef int k
+        """Run ``job`` over every environment; the first env refused, or -1."""
+        cdef long k
         self.job = job
-        for k in range(1, self.nslices):
-            brett_handoff_post(&self.go[k])
-        self.bad[0] = self._slice(0)
-        for k in range(1, self.nslices):
-            brett_handoff_wait(&self.finished[k])
-        for k in range(self.nslices):
+        brett_crew_run(&self.crew, _crew_chunk, <void *>self)
+        for k in range(self.crew.nchunks):
             if self.bad[k] >= 0:
                 return self.bad[k]
         return -1
@@ -397,10 +380,14 @@ cdef class Stepper:
             self._all(JOB_RANDOM)
         self.job_out = NULL
 
-    def check(self, const int64_t[::1] actions, int lo, int hi):
+    def check_all(self, const int64_t[::1] actions):
+        """The first env whose action its mask forbids, or -1 (each chunk checked
+        by the thread that steps it, whose cache holds its mask)."""
         cdef int bad
+        if actions.shape[0] != self.n:
+            raise ValueError("one action per environment")
+        self.job_actions = &actions[0]
         with nogil:
-            bad = self.check_range(&actions[0], lo, hi)
+            bad = self._all(JOB_CHECK)
+        self.job_actions = NULL
         return bad
-
-

@@ -92,8 +92,8 @@ class Stepper:
             self._reset_one(i)
         return -1
 
-    def check(self, actions: Any, lo: int, hi: int) -> int:
-        for i in range(lo, hi):
+    def check_all(self, actions: Any) -> int:
+        for i in range(len(self.games)):
             if self.done[i]:
                 continue
             a = int(actions[i])
