@@ -31,7 +31,8 @@ class Figures(dict):  # type: ignore[type-arg]
 
     def report(self) -> list[str]:
         lines = [f"{self.title} benchmark summary (this machine, one run)"]
-        lines += [f"  {name:<48} {value:>16,.1f}" for name, value in self.items()]
+        lines += [f"  {name:<48} {value if isinstance(value, str) else format(value, ',.1f'):>16}"
+                  for name, value in self.items()]
         for label, numerator, denominator in self.ratios:
             if self.get(numerator) and self.get(denominator):
                 lines.append(f"  {label:<48} {self[numerator] / self[denominator]:>15,.2f}x")

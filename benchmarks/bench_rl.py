@@ -5,11 +5,16 @@
 Random-action plies per second on 8x8 Reversi, each with its observation and its
 legal-action mask, in one run:
 
-* ``brett.vector.VectorEnv`` (compiled, no GIL) at ``threads=1`` and ``threads=2``;
+* ``brett.vector.VectorEnv`` (compiled, no GIL) at ``threads=1`` and ``threads=2``,
+  each in ``PROCESSES`` fresh processes, alternating (one process can hide a
+  bimodal figure): min / median / max of plies/s and of the ratio of each pair,
+  quiet and beside one and two processes that only spin (``BRETT_BUSY``, default
+  "0,1,2", picks which); the medians of the quiet run go into the summary;
 * one ``brett.Reversi`` stepped from Python: a random legal action from the mask,
   ``apply_action``, ``observation_tensor(out=)`` and ``legal_actions_mask(out=)``;
 * pgx's Othello (JAX, jit + vmap) on the CPU at its best batch size, when pgx is
-  installed (``pip install pgx jax``); its actions are drawn from its masks.
+  installed (``pip install pgx jax``); its actions are drawn from its masks.  JAX
+  runs on every core, so the ratio is given per CPU second too.
 
 Also the single-game fast paths (``observation_tensor(out=)`` and
 ``legal_actions_mask(out=)``) per call, and every game's VectorEnv rate.  A
@@ -18,7 +23,12 @@ summary with the ratios is printed at the end.  Figures, not timed asserts.
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -31,6 +41,8 @@ from brett.vector import VectorEnv
 
 BATCH = 1024
 STEPS = 200
+PROCESSES = 10
+BUSY = [int(b) for b in os.environ.get("BRETT_BUSY", "0,1,2").split(",")]
 
 RESULTS = Figures("Reinforcement learning (8x8 Reversi, plies/s with observation and mask)", [
     ("VectorEnv threads=2 / pgx best batch", "VectorEnv threads=2", "pgx othello best batch"),
@@ -38,21 +50,68 @@ RESULTS = Figures("Reinforcement learning (8x8 Reversi, plies/s with observation
     ("VectorEnv threads=2 / one game from Python", "VectorEnv threads=2", "one game from Python"),
     ("VectorEnv threads=1 / one game from Python", "VectorEnv threads=1", "one game from Python"),
     ("VectorEnv threads=2 / threads=1", "VectorEnv threads=2", "VectorEnv threads=1"),
+    ("VectorEnv threads=2 / pgx, per CPU second", "VectorEnv threads=2 per CPU second",
+     "pgx othello best batch per CPU second"),
 ])
+VECTOR = Figures(f"VectorEnv threads (8x8 Reversi, batch {BATCH}, {PROCESSES} fresh processes "
+                 "each)", [])
+
+
+CHILD = """
+import json, sys, time
+from brett.vector import VectorEnv
+threads, batch, steps, rounds = json.loads(sys.argv[1])
+env = VectorEnv("reversi", batch, threads=threads, seed=1)
+for _ in range(100):                                 # warm up
+    env.step(env.random_actions())
+wall, cpu = time.perf_counter(), time.process_time()
+for _ in range(rounds * steps):
+    env.step(env.random_actions())
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+print(json.dumps([batch * rounds * steps / wall, batch * rounds * steps / cpu]))
+"""
+
+
+def _vector_env_rate(threads: int) -> tuple[float, float]:
+    """Plies per second and per CPU second of one fresh process."""
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps([threads, BATCH, STEPS, 10])],
+                          capture_output=True, text=True, check=True)
+    wall, cpu = json.loads(done.stdout)
+    return float(wall), float(cpu)
+
+
+def _spread(values: list[float]) -> str:
+    return (f"min {min(values):,.2f}, median {statistics.median(values):,.2f}, "
+            f"max {max(values):,.2f}")
 
 
 @needs_cython
-@pytest.mark.parametrize("threads", [1, 2])
-def test_vector_env(benchmark: Any, threads: int) -> None:
-    env = VectorEnv("reversi", BATCH, threads=threads, seed=1)
-
-    def run() -> int:
-        for _ in range(STEPS):
-            env.step(env.random_actions())
-        return BATCH * STEPS
-
-    plies = benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
-    RESULTS[f"VectorEnv threads={threads}"] = per_second(benchmark, plies)
+@pytest.mark.parametrize("busy", BUSY)
+def test_vector_env_threads(busy: int) -> None:
+    """threads=1 and threads=2 in PROCESSES fresh processes each, alternating,
+    beside ``busy`` processes that only spin: min / median / max of the rates and
+    of the ratio of each pair."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(busy)]
+    try:
+        pairs = [(_vector_env_rate(1), _vector_env_rate(2)) for _ in range(PROCESSES)]
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    one = [a[0] / 1e6 for a, _ in pairs]
+    two = [b[0] / 1e6 for _, b in pairs]
+    ratio = [b[0] / a[0] for a, b in pairs]
+    beside = "quiet" if busy == 0 else f"beside {busy} busy process{'es' * (busy > 1)}"
+    VECTOR[f"{beside}: threads=1, M plies/s"] = _spread(one)
+    VECTOR[f"{beside}: threads=2, M plies/s"] = _spread(two)
+    VECTOR[f"{beside}: threads=2 / threads=1"] = _spread(ratio)
+    if busy == 0:
+        RESULTS["VectorEnv threads=1"] = statistics.median(one) * 1e6
+        RESULTS["VectorEnv threads=2"] = statistics.median(two) * 1e6
+        RESULTS["VectorEnv threads=2 per CPU second"] = statistics.median(
+            b[1] for _, b in pairs)
+    assert min(one) > 0 and min(two) > 0
 
 
 @needs_cython
@@ -136,11 +195,13 @@ def test_pgx_othello(benchmark: Any) -> None:
             return state
 
         run()  # compile
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         run()
         rate = batch * STEPS / (time.perf_counter() - start)
         if rate > best:
             best, best_batch = rate, batch
+            per_cpu = batch * STEPS / (time.process_time() - cpu)
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
     RESULTS["pgx othello best batch"] = best
     RESULTS["pgx othello best batch size"] = float(best_batch)
+    RESULTS["pgx othello best batch per CPU second"] = per_cpu
