@@ -103,6 +103,5 @@ cdef extern from "brett_perft_table.h":
 cdef class PerftTable:
     cdef BrettPerftTable table
     cdef readonly uint64_t size     # bytes
-    cdef readonly bint shared       # for several threads at once
     cdef object context
     cdef BrettPerftTable *ready(self, object context) except NULL

@@ -48,7 +48,6 @@ cdef class PerftTable:
                 or shared and not brett_perft_table_share(&self.table):
             raise MemoryError(f"no memory for a perft table of {size} bytes")
         self.size = size
-        self.shared = shared
         self.context = None
 
     def __dealloc__(self):
