@@ -136,6 +136,40 @@ def test_results_are_parsed_from_every_spelling(text: str, winner: Any, score: A
     assert result.is_draw == (winner is None and ending != "unknown")
 
 
+@pytest.mark.parametrize(("text", "sgf", "ggf"), [
+    ("+57.000", "B+57", "+57.000"), ("-40.00:r", "W+R", "-40.00:r"),
+    ("-3.000:t", "W+T", "-3.000:t"), ("+4.000:s", "B+4", "+4.000:s"),
+    ("+0.000", "0", "+0.000"), ("W+2", "W+2", "-2.000"), ("B+12.5", "B+12.5", "+12.500"),
+    ("0", "0", "+0.000"), ("Draw", "Draw", "+0.000"), ("+12", "B+12", "+12.000"),
+    ("W+R", "W+R", "W+R"), ("B+", "B+", "B+"), ("?", "?", "?"), ("Void", "Void", "Void"),
+])
+def test_each_writer_writes_its_own_result_notation(backend: str, text: str, sgf: str,
+                                                    ggf: str) -> None:
+    """GGF's RE[+57.000] is SGF's RE[B+57] and back; what a format cannot say
+    (a GGF resignation without a score, an unknown text) is kept verbatim."""
+    game, _ = _finished(4)
+    record = Record.from_game(game, Result=text)
+    with on_core(backend):
+        as_sgf, as_ggf = write_sgf([record]), write_ggf([record])
+        assert f"RE[{sgf}]" in as_sgf and f"RE[{ggf}]" in as_ggf
+        # each reads back as its text says, with the same winner (SGF's B+R and
+        # B+12 keep no score of a resignation and no agreement)
+        for back, written in ((read_sgf(as_sgf)[0], sgf), (read_ggf(as_ggf)[0], ggf)):
+            assert back.headers["Result"] == written
+            assert back.result is not None
+            assert back.result.winner == parse_result(text).winner
+
+
+def test_convert_writes_sgf_results_from_ggf(tmp_path: Path) -> None:
+    game, score = _finished(4)
+    source, target = tmp_path / "games.ggf", tmp_path / "games.sgf"
+    source.write_text(ggf_game(ggf_moves(game), f"RE[{score:+.3f}]"))
+    done = subprocess.run([sys.executable, "-m", "brett", "convert", str(source), str(target)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"RE[{'BW'[score < 0]}+{abs(score)}]" in target.read_text()
+
+
 def _finished(seed: int) -> tuple[brett.Reversi, int]:
     game = played(seed)
     black, white = game.discs()

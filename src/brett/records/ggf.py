@@ -46,6 +46,7 @@ from ..errors import BrettError, InvalidRecordError
 from ..reversi import Reversi
 from ._io import PASSES, Junk, Source, Splitter, Where, ascii_int, open_text, source_name, units
 from .record import Node, Record, check_strings
+from .result import result_text
 
 MAX_GGF = 16 * 2**20
 """The most characters :func:`read_ggf` reads (16 MiB, as for SGF: a move costs a
@@ -386,6 +387,8 @@ def _write_one(record: Any, number: int, paired: bool) -> str:
         if tag == "TY" and parse_type(value).anti != anti:
             raise InvalidRecordError(f"record {number}: TY[{value[:20]}] and the start "
                                      f"position disagree on anti-Reversi")
+        if name == "Result":
+            value = result_text(value, "ggf")    # +12.000, not SGF's B+12
         parts.append(f"{tag}[{_value(value, number)}]")
     if "Type" not in record.headers:
         parts.append(f"TY[{default_type(start.size, anti)}]")

@@ -78,6 +78,40 @@ def parse_result(text: str) -> Result:
     return Result(None, None, "unknown", text)
 
 
+def result_text(text: str, style: str) -> str:
+    """A result text in the notation of ``style``, ``"sgf"`` (``B+12``, ``W+R``,
+    ``0``) or ``"ggf"`` (``+12.000``, ``-40.000:r``), read from either: a text
+    already in that notation, or one that says too little to write in it (GGF
+    has no resignation without a score; an unknown text), is kept verbatim.
+
+    >>> result_text("+57.000", "sgf"), result_text("-40.00:r", "sgf")
+    ('B+57', 'W+R')
+    >>> result_text("W+2", "ggf"), result_text("0", "ggf"), result_text("W+R", "ggf")
+    ('-2.000', '+0.000', 'W+R')
+    """
+    value = text.strip()
+    ggf = _GGF.fullmatch(value)
+    is_ggf = bool(ggf and ggf.group(2) in _FLAGS and "." in value)
+    is_sgf = bool(_SGF.fullmatch(value)) or value.lower() in ("0", "draw", "jigo", "void",
+                                                              "?")
+    if (style == "sgf" and is_sgf) or (style == "ggf" and is_ggf):
+        return text
+    result = parse_result(value)
+    if result.ending == "unknown":
+        return text
+    if style == "sgf":
+        if result.winner is None:
+            return "0"
+        letter = "BW"[result.winner]
+        if result.ending in ("resigned", "time"):
+            return f"{letter}+{'R' if result.ending == 'resigned' else 'T'}"
+        return letter if result.score is None else f"{letter}+{abs(result.score):g}"
+    if result.score is None:
+        return text
+    flag = {"resigned": ":r", "time": ":t", "agreed": ":s"}.get(result.ending, "")
+    return f"{result.score:+.3f}{flag}"
+
+
 def _winner(score: float) -> Optional[int]:
     return None if abs(score) < _TOLERANCE else 0 if score > 0 else 1
 
@@ -171,4 +205,5 @@ def _signed(score: float) -> str:
     return f"{score:+g}"
 
 
-__all__ = ["ENDINGS", "Result", "check_result", "komi", "parse_result", "recorded_result"]
+__all__ = ["ENDINGS", "Result", "check_result", "komi", "parse_result", "recorded_result",
+           "result_text"]

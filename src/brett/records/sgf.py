@@ -43,6 +43,7 @@ from ..game import GAMES, Game
 from ._io import PASSES as _PASSES
 from ._io import Junk, Source, Splitter, Where, ascii_int, bracketed, open_text, source_name, units
 from .record import Node, Record, Step, check_strings
+from .result import result_text
 
 MAX_SGF = 16 * 2**20
 """The most characters :func:`read_sgf` reads, and the longest game
@@ -521,6 +522,8 @@ def _write_record(record: Record) -> str:
     out = [f"(;FF[4]GM[{GAME_NUMBERS[name]}]", _setup(name, game, record.start)]
     extra: list[str] = []
     for header, value in record.headers.items():
+        if header == "Result":
+            value = result_text(value, "sgf")    # B+12, not GGF's +12.000
         if header in SGF_OF_HEADER:
             out.append(f"{SGF_OF_HEADER[header]}[{_escape(value)}]")
         elif _IDENT.fullmatch(header) and header not in RESERVED:
