@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import brett
+from brett.records import read
 from peers import peer
 
 GRID = bytes((0xCC, 0xEE, 0xBB))      # Quarry's Reversi grid colour (set in the config)
@@ -163,18 +164,6 @@ def _count(row: bytes) -> int:
     return sum(1 for x in range(0, len(row), 3) if row[x:x + 3] == GRID) if GRID in row else 0
 
 
-def replay_quarry_sgf(text: str) -> tuple[brett.Reversi, dict[str, str]]:
-    """Quarry's SGF: moves in SGF coordinates (``fe`` is f5), forced passes left out
-    (two moves of one colour in a row)."""
-    headers = dict(re.findall(r"\b(PB|PW|RE|SZ|GM)\[([^\]]*)\]", text))
-    game = brett.Reversi()
-    for colour, point in re.findall(r";([BW])\[([a-h]{2})\]", text):
-        if "BW".index(colour) != game.turn:
-            game.push("pass")     # raises unless the pass was forced
-        game.push(f"{point[0]}{ord(point[1]) - ord('a') + 1}")
-    return game, headers
-
-
 def wait_for_the_end(display: Display) -> dict[str, int]:
     """The board on screen once it shows a finished game, twice in a row."""
     deadline = time.monotonic() + GAME_SECONDS
@@ -232,14 +221,23 @@ def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
             app.kill()
             app.wait()
         display.close()
-    game, headers = replay_quarry_sgf(saved.read_text())
-    assert (headers["GM"], headers["SZ"]) == ("2", "8")
-    assert headers["PB"] == f"brett {brett.__version__}" and headers["PW"] == "GTP GRhino 0.16.1"
+    # Quarry's own SGF (two-letter points, forced passes left out) read by brett
+    [record] = read(saved)
+    game = record.game()
+    headers = record.headers
+    assert record.game_name == "reversi" and game.size == 8
+    assert headers["Black"] == f"brett {brett.__version__}"
+    assert headers["White"] == "GTP GRhino 0.16.1"
     assert game.is_over()
     assert board == game.piece_map()          # the screen shows the game Quarry saved
     black, white = game.discs()
-    assert headers["RE"] == ("0" if black == white else
-                             f"{'B' if black > white else 'W'}+{abs(black - white)}")
+    assert headers["Result"] == ("0" if black == white else
+                                 f"{'B' if black > white else 'W'}+{abs(black - white)}")
+    assert record.check_result() == []
+    replayed = subprocess.run([sys.executable, "-m", "brett", "replay", str(saved)],
+                              capture_output=True, text=True, timeout=120)
+    assert replayed.returncode == 0, replayed.stderr
+    assert str(game) in replayed.stdout and "game over" in replayed.stdout
     # Quarry's log of its dialogue with brett (written when Quarry quits)
     logs = [p.read_text() for p in tmp_path.glob("gtp.*")]
     [log] = [text for text in logs if "= brett" in text]

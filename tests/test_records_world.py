@@ -110,6 +110,40 @@ def test_pass_spellings_in_sgf(spelling: str) -> None:
     assert read_sgf(text)[0].game() == game
 
 
+QUARRY = Path(__file__).parent / "data" / "quarry.sgf"   # saved by Quarry 0.2.0 (Save As)
+
+
+def test_quarrys_own_sgf_reads(backend: str) -> None:
+    """Quarry writes SGF's two-letter points (``B[ef]`` is e6), leaves forced
+    passes out (``W[ag];W[ch];W[ga]``) and gives each move its clock (``BL``)."""
+    text = QUARRY.read_text()
+    assert ";W[ag]WL[59.956];W[ch]" in text
+    with on_core(backend):
+        [record] = read_sgf(text)
+        game = record.game()
+    moves = [str(m) for m in game.move_stack]
+    assert moves[0] == "e6" and moves.count("pass") == 2 and len(moves) == 62
+    assert moves[-5:] == ["a7", "pass", "c8", "pass", "g1"]
+    assert game.is_over() and game.discs() == (33, 31)
+    assert record.headers["Result"] == "B+2" and record.check_result() == []
+    assert record.headers["Black"] == "brett 0.2.0" and record.headers["AP"] \
+        == "Quarry:0.2.0"
+    node = record.root
+    for _ in range(3):
+        node = node.children[0]
+    assert (node.move, node.properties) == ("g3", {"BL": "59.992"})
+    # written back by brett and read again: the same game, the passes now written
+    assert read_sgf(write_sgf([record]))[0].game().move_stack == game.move_stack
+
+
+@pytest.mark.parametrize("text", ["(;FF[4]GM[2]SZ[8];B[fe];B[ed])",   # White had a move
+                                  "(;FF[4]GM[2]SZ[8];W[fe])"])          # Black to move
+def test_a_left_out_pass_is_inferred_only_where_the_pass_was_forced(backend: str,
+                                                                      text: str) -> None:
+    with on_core(backend), pytest.raises(InvalidRecordError, match="is to move"):
+        read_sgf(text)
+
+
 def _with_pass() -> brett.Reversi:
     """The first seeded 8x8 game with a pass in it."""
     for seed in range(200):

@@ -66,6 +66,7 @@ STRUCTURE = ("FF", "GM", "SZ", "BP", "BH", *SETUP)
 # Names a header or node property may not take verbatim: brett writes them itself.
 RESERVED = frozenset((*STRUCTURE, *MOVES, *HEADERS, "BN"))
 PASSES = _PASSES | {"tt"}
+_POINT = re.compile(r"[a-z]{2}")      # SGF's point: column letter, row letter
 _IDENT = re.compile(r"[A-Z]{1,16}")
 _VALUE_END = re.compile(r"[^\]\\]*(?:\\.[^\]\\]*)*\]", re.S)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.S)
@@ -235,7 +236,7 @@ class _Reader:
         self.played, self.merged = 0, {}
         if move is None:
             return self.record.root, 0, after
-        return self.play(self.record.root, 0, move), 1, after
+        return self.play(self.record.root, 0, move), self.played, after
 
     def node(self, i: int, parent: Node, depth: int) -> tuple[Node, int, int]:
         """A node below ``parent`` (``depth`` moves from the start), as the root's
@@ -252,7 +253,7 @@ class _Reader:
             return parent, depth, after
         node = self.play(parent, depth, move)
         _node_properties(node, props, self.where)
-        return node, depth + 1, after
+        return node, self.played, after
 
     def play(self, parent: Node, depth: int, move: tuple[str, str, int]) -> Node:
         """The child of ``parent`` that ``move`` makes, replayed from the game's
@@ -260,6 +261,9 @@ class _Reader:
         while self.played > depth:
             self.game.pop()
             self.played -= 1
+        if _left_out_pass(self.game, self.record.game_name, move):
+            parent = parent.add(str(self.game.push("pass")))
+            self.played += 1
         text = _play(self.game, self.record.game_name, move, self.where)
         self.played += 1
         return parent.add(text)
@@ -459,11 +463,33 @@ def _move_of(props: Props, where: Where) -> Optional[tuple[str, str, int]]:
     return found[0], values[0], offset
 
 
+def _left_out_pass(game: Game[Any], name: str, move: tuple[str, str, int]) -> bool:
+    """Whether a Reversi ``B``/``W`` move comes after a pass the record left out
+    (Quarry writes none): the other colour is to move and has no move but the
+    pass.  Where it has a move, the record is refused as before."""
+    key, value, _ = move
+    if name != "reversi" or key not in ("B", "W") or value.strip().lower() in PASSES:
+        return False
+    player = game.current_player()
+    return player in (0, 1) and player != "BW".index(key) and \
+        [str(m) for m in game.legal_moves] == ["pass"]
+
+
+def _reversi_move(text: str) -> str:
+    """SGF's own two-letter point (``fe``: column f, row e, that is f5), as
+    Quarry writes them, in brett's notation; any other text as it is."""
+    if text.lower() in PASSES:      # "tt" included: a pass, as in FF[3]
+        return "pass"
+    if _POINT.fullmatch(text):
+        return f"{text[0]}{ord(text[1]) - ord('a') + 1}"
+    return text
+
+
 def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: Where) -> str:
     key, value, offset = move
     text = value.strip()
-    if name == "reversi" and text.lower() in PASSES:
-        text = "pass"
+    if name == "reversi":
+        text = _reversi_move(text)
     if key != "MV":
         if name == "focus" and game.num_players() != 2:
             raise where.error(offset, f"{key}[{value[:20]}]: Focus with more than two "
