@@ -498,3 +498,22 @@ def test_help_reads_as_text() -> None:
         assert result.returncode == 0 and "``" not in result.stdout, args
     description = brett_cli("--help").stdout.split("\n\n")[1]
     assert description.rstrip().endswith(".") and "Reversi" in description
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_the_readmes_record_commands_run_on_the_sample_file(tmp_path: Path) -> None:
+    """README's convert, replay and stats lines, on examples/games.wtb, in order
+    (replay reads what convert wrote)."""
+    root = README.parent
+    lines = [line.split("#")[0].split() for line in README.read_text().splitlines()
+             if re.match(r"brett (convert|replay|stats) ", line)]
+    assert [words[1] for words in lines] == ["convert", "replay", "stats"]
+    for words in lines:
+        args = [str(root / w) if w.startswith("examples/") else w for w in words[1:]]
+        done = subprocess.run([sys.executable, "-m", "brett", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (words, done.stderr)
+        assert done.stdout.strip(), words
+    assert (tmp_path / "games.sgf").read_text().count("(;FF[4]GM[2]") == 12
