@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 import brett
 from brett import ai
-from brett.ai import LEVELS, MCTSPlayer, MoveStats, RandomPlayer, SearchInfo
+from brett.ai import LEVELS, MCTSPlayer, MoveStats, RandomPlayer, SearchInfo, _mcts
 from brett.errors import BrettError
 from brett.schuft import Roll
 from conftest import advance, needs_cython
@@ -516,7 +516,7 @@ def test_ctrl_c_returns_the_best_move_so_far(threads: int, backend: str) -> None
 def first_iteration_late(monkeypatch: pytest.MonkeyPatch) -> None:
     """Search workers that get to their first iteration only after the search was
     told to stop: a stop or a Ctrl-C that lands before any iteration."""
-    work = ai._work
+    work = _mcts._work
 
     def late(tree: Any, iterations: int, stop: Any, *rest: Any) -> None:
         deadline = time.monotonic() + 30
@@ -524,7 +524,7 @@ def first_iteration_late(monkeypatch: pytest.MonkeyPatch) -> None:
             time.sleep(0.002)
         work(tree, iterations, stop, *rest)
 
-    monkeypatch.setattr(ai, "_work", late)
+    monkeypatch.setattr(_mcts, "_work", late)
 
 
 @pytest.mark.timing

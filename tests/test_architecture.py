@@ -86,12 +86,14 @@ def test_features_over_the_games_use_the_public_api(module: str) -> None:
     assert private == [], f"{module} reads {private}"
 
 
-def test_the_computer_players_use_only_the_search_hooks_of_a_game() -> None:
-    """ai.py reaches under the public API only for what a search needs (see
-    docs/architecture.md, layer 5): the core to clone and the base's search hooks."""
-    private = private_reads("ai.py")
+@pytest.mark.parametrize("module", sorted(p.name for p in (SRC / "ai").glob("*.py")))
+def test_the_computer_players_use_only_the_search_hooks_of_a_game(module: str) -> None:
+    """brett.ai reaches under the public API only for what a search needs (see
+    docs/architecture.md, layer 5): the core to clone and the base's search hooks
+    (and Player's own check of a game)."""
+    private = private_reads(f"ai/{module}")
     assert private <= {"_core", "_move_from_core", "_search_move", "_search_plies",
-                       "_refuse_pending", "_exact_moves"}, private
+                       "_refuse_pending", "_exact_moves", "_check"}, private
 
 
 def test_the_vector_env_uses_only_the_core_of_a_game() -> None:

@@ -1,4 +1,4 @@
-"""Schuft's solo endgame tables (``brett._schuft_endgame``) and the player that
+"""Schuft's solo endgame tables (``brett.ai._schuft_endgame``) and the player that
 uses them: the shipped tables solve the Bellman equation under the rules as both
 twins play them, MCTSPlayer answers from them, and a damaged file is refused."""
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import brett
-from brett import _schuft_endgame as se
 from brett.ai import MCTSPlayer
+from brett.ai import _schuft_endgame as se
 from brett.errors import BrettError
 from brett.schuft import Roll
 

@@ -1,4 +1,4 @@
-"""Compute Schuft's solo endgame tables (``brett._schuft_endgame``).
+"""Compute Schuft's solo endgame tables (``brett.ai._schuft_endgame``).
 
 Usage (the command that made the shipped ``src/brett/data/schuft_endgame.bin``)::
 
@@ -38,7 +38,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from brett._schuft_endgame import PAIRS, RING, SIZES, TRIPLES, encode, sorted_places
+from brett.ai._schuft_endgame import PAIRS, RING, SIZES, TRIPLES, encode, sorted_places
 
 DICE = ((1, 2, 5, 6, 7, 9), (1, 3, 4, 5, 8, 9), (2, 3, 4, 6, 7, 8))  # Miwin's III, IV, V
 CW, CCW = 0, 1

@@ -41,7 +41,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Union, overload
 
-from . import _schuft_endgame as _endgame
 from ._checks import (
     MAX_COUNT,
     MAX_PLIES,
@@ -54,6 +53,7 @@ from ._checks import (
     text_field,
 )
 from ._core import _schuft_py as _py
+from .ai import _schuft_endgame as _endgame
 from .errors import BrettError, IllegalMoveError, InvalidMoveError, InvalidPositionError
 from .game import (
     CHANCE,
@@ -593,7 +593,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     def _exact_moves(self) -> Optional[list[tuple[Union[SchuftMove, Roll], float]]]:
         """With the player to move at the start of its turn, at most three pieces
         not home and none out: every legal move and the expected own turns still
-        needed after it by the solo endgame tables (:mod:`brett._schuft_endgame`),
+        needed after it by the solo endgame tables (:mod:`brett.ai._schuft_endgame`),
         fastest first, ties in ``legal_moves`` order; else None."""
         core = self._core
         player = core.player()

@@ -1,4 +1,4 @@
-"""Computer players for every game: :class:`RandomPlayer` and :class:`MCTSPlayer`.
+"""The Monte Carlo tree search for every game: :class:`MCTSPlayer`.
 
 >>> import brett
 >>> from brett.ai import MCTSPlayer, RandomPlayer
@@ -51,102 +51,29 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any, Generic, Optional, TypeVar
+from typing import Any, Optional
 
-from ._checks import as_int, optional_cap, seed_value
-from ._core import CHANCE
-from ._core._rng import SplitMix64
-from ._core._stop import check as stop_check
-from ._core._stop import requested as stop_requested
-from .errors import BrettError
-from .game import Game, load_cores
-
-__all__ = ["LEVELS", "MCTSPlayer", "MoveStats", "PUCTPlayer", "Player", "RandomPlayer",
-           "ReversiPlayer", "ReversiSearchInfo", "SearchInfo", "Solution", "solve"]
-
-MoveT = TypeVar("MoveT")
+from .._checks import as_int, optional_cap, seed_value
+from .._core import CHANCE
+from .._core._rng import SplitMix64
+from .._core._stop import check as stop_check
+from .._core._stop import requested as stop_requested
+from ..errors import BrettError
+from ..game import Game, load_cores
+from ._base import MoveStats, MoveT, Player, SearchInfo, _positive
 
 _search = load_cores("search")
 
+# MCTSPlayer.level(n): (iterations, seconds) per level (documented as brett.ai.LEVELS)
 LEVELS: dict[int, tuple[int, float]] = {
     1: (10, 0.05), 2: (30, 0.1), 3: (100, 0.2), 4: (300, 0.3), 5: (1000, 0.5),
     6: (3000, 1.0), 7: (10_000, 2.0), 8: (30_000, 4.0), 9: (100_000, 8.0),
     10: (300_000, 15.0),
 }
-"""``MCTSPlayer.level(n)``: (iterations, seconds) per level; the first budget reached
-ends the search, so the low levels are the same on any machine and the high ones
-bounded in time."""
 
 MAX_THREADS = 256
 POLL = 0.002   # seconds between two looks at the workers (the time budget's grain)
 MAX_NODES = 50_000_000
-
-
-@dataclass(frozen=True)
-class MoveStats(Generic[MoveT]):
-    """One move of :meth:`MCTSPlayer.analyse`: how often the search tried it and
-    its mean value for the player to move (1 win, 0 loss, 0.5 draw)."""
-
-    move: MoveT
-    visits: int
-    value: float
-    turns: Optional[float] = None
-    """Schuft endgames the tables know (at most three pieces left, none out): the
-    expected own turns still needed after the move, played alone as fast as the
-    dice allow.  No search runs then: ``visits`` is 0 and ``value`` is
-    ``1 / (1 + turns)`` (1 for the move that wins)."""
-
-
-@dataclass(frozen=True)
-class SearchInfo:
-    """What the last search of a player did."""
-
-    iterations: int
-    seconds: float
-    nodes: int
-    threads: int
-    interrupted: bool
-
-    @property
-    def rate(self) -> float:
-        """Iterations per second of wall time."""
-        return self.iterations / self.seconds if self.seconds > 0 else 0.0
-
-
-class Player:
-    """What a computer player offers: :meth:`choose` a move for the player to move."""
-
-    def choose(self, game: Game[MoveT]) -> MoveT:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    @staticmethod
-    def _check(game: Any) -> Game[Any]:
-        if not isinstance(game, Game):
-            raise BrettError(f"expected a brett game, got {type(game).__name__}")
-        if game.is_over():
-            raise BrettError("the game is over: there is no move to choose")
-        game._refuse_pending("choose a move")
-        return game
-
-
-class RandomPlayer(Player):
-    """Plays a uniformly random legal move (a chance outcome by its probability);
-    a Phutball jump is drawn step by step, as ``random_playout`` does."""
-
-    def __init__(self, seed: Optional[int] = None) -> None:
-        self._rng = random.Random(seed_value(seed))
-        self._lock = threading.Lock()
-
-    def choose(self, game: Game[MoveT]) -> MoveT:
-        game = self._check(game)
-        with self._lock:
-            rng = self._rng.getrandbits(64)
-        cm, _ = game._core.random_move(rng)
-        return game._move_from_core(cm)  # type: ignore[no-any-return]
-
-    def __repr__(self) -> str:
-        return "RandomPlayer()"
 
 
 class MCTSPlayer(Player):
@@ -311,18 +238,6 @@ class MCTSPlayer(Player):
         return interrupted or (stop.is_set() and not timed_out)
 
 
-def _positive(value: Any, name: str, zero: bool = False) -> float:
-    try:  # a number, not its notation: float("1") would pass
-        number = float("nan") if isinstance(value, (str, bytes, bytearray)) else float(value)
-    except (TypeError, ValueError, OverflowError):
-        number = float("nan")
-    if isinstance(value, bool) or not (number >= 0 if zero else number > 0) \
-            or number == float("inf"):
-        raise BrettError(f"{name}={value!r}: expected a {'non-negative' if zero else 'positive'}"
-                         " finite number")
-    return number
-
-
 def _shares(iterations: Optional[int], threads: int) -> list[int]:
     """Each tree's part of the iteration budget (-1: until stopped)."""
     if iterations is None:
@@ -379,94 +294,3 @@ def _continuation(tree: Any, row: tuple[Any, ...]) -> list[int]:
     return steps
 
 
-# ----------------------------------------------------------- exact endgames
-_solve = load_cores("solve")
-
-SOLVE_INF = 65
-"""Beyond every score: the default window (-SOLVE_INF, SOLVE_INF) is exact."""
-
-
-@dataclass(frozen=True)
-class Solution(Generic[MoveT]):
-    """What :func:`solve` found.
-
-    ``score``: the final disc difference with best play by both sides, from the
-    view of the player to move (their discs minus the opponent's, empty squares
-    to the winner, as in tournaments).  ``bound``: ``"exact"``, or with a window
-    ``"upper"`` (the true score is at most ``score``, the window's low end) or
-    ``"lower"`` (at least ``score``, its high end).  ``best_moves``: every move
-    that reaches the score (for a bound: every move proven to reach it, or every
-    move when all fail low), in square order; ``[pass]`` when the player must
-    pass, ``[]`` when the game is over.  ``nodes``: positions searched.
-    """
-
-    score: int
-    best_moves: list[MoveT]
-    nodes: int
-    seconds: float
-    bound: str = "exact"
-
-
-def solve(game: Game[MoveT], *, exact: bool = True,
-          window: Optional[tuple[int, int]] = None) -> Solution[MoveT]:
-    """Solve an 8x8 Reversi position exactly: the final disc difference with
-    perfect play and every move that achieves it (the game is not changed).
-
-    >>> import brett
-    >>> from brett.ai import solve
-    >>> game = brett.Reversi.from_position(
-    ...     "xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxoo/xxxxxxo-/xxxxxx-- x")
-    >>> solution = solve(game)
-    >>> solution.score, [str(m) for m in solution.best_moves]
-    (64, ['h7', 'g8'])
-
-    * ``exact=False``: a win/draw/loss solve (much faster): the window (-1, 1),
-      so ``score`` is exact only for a draw (0); otherwise it is 1 with bound
-      ``"lower"`` (a win) or -1 with bound ``"upper"`` (a loss).
-    * ``window=(alpha, beta)``, ``-65 <= alpha < beta <= 65``: a score strictly
-      inside is exact; else ``score`` is the end it failed on (see
-      :class:`Solution`); a narrow window is faster.
-    * Board: 8x8 Reversi, holes allowed (neither side's, not empty: a hole ends
-      lines and counts for nobody).  Other sizes, the octagon and anti-Reversi
-      raise :class:`~brett.BrettError`, as does any other game.
-    * Time grows about threefold per empty square: 20 empties take about a
-      second, 24 around a minute, 30 far longer.  Any position is accepted;
-      Ctrl-C or a :class:`~brett.Stopper` held by the calling thread ends the
-      search within milliseconds (``KeyboardInterrupt`` / ``Stopped``).
-    * The compiled solver (``ext/brett_endgame.h``, without the GIL, so threads
-      solve in parallel) runs when brett was built with extensions, else the
-      plain-Python twin, which suits a dozen empties at most.
-    """
-    if not isinstance(game, Game):
-        raise BrettError(f"solve() needs a brett game, got {type(game).__name__}")
-    size, board = getattr(game, "size", None), getattr(game, "board", None)
-    if game.game_name != "reversi" or board != "square" or size != 8:
-        shape = (game.game_name if game.game_name != "reversi"
-                 else "the octagon" if board != "square" else f"{size}x{size} Reversi")
-        raise BrettError(f"solve() solves 8x8 Reversi only, not {shape}")
-    if getattr(game, "anti", False):
-        raise BrettError("solve() does not solve anti-Reversi (fewer discs win)")
-    if not isinstance(exact, bool):
-        raise BrettError(f"exact={exact!r}: expected True or False")
-    if window is None:
-        alpha, beta = (-SOLVE_INF, SOLVE_INF) if exact else (-1, 1)
-    elif not exact:
-        raise BrettError("give exact=False or a window, not both")
-    else:
-        if not isinstance(window, (tuple, list)) or len(window) != 2:
-            raise BrettError(f"window={window!r}: expected (alpha, beta)")
-        alpha = as_int(window[0], "window's alpha", -SOLVE_INF, SOLVE_INF - 1)
-        beta = as_int(window[1], "window's beta", alpha + 1, SOLVE_INF)
-    _, black, white, blocked, player = game._core.get_state()
-    module = _solve.selected
-    start = time.perf_counter()
-    score, best, nodes = module.solve(black, white, blocked, player, alpha, beta)
-    seconds = time.perf_counter() - start
-    bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
-    moves = [game._move_from_core(cm) for cm in best]
-    return Solution(score, moves, nodes, seconds, bound)
-
-
-# Last: _puct builds on Player and MoveStats above.
-from ._puct import PUCTPlayer  # noqa: E402
-from ._reversi_player import ReversiPlayer, ReversiSearchInfo  # noqa: E402

@@ -30,13 +30,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
-from ._checks import as_int, optional_cap, seed_value
-from ._core import CHANCE, TERMINAL
-from ._core._stop import check as stop_check
-from ._core._stop import requested as stop_requested
-from .ai import MoveStats, Player, SearchInfo, _positive
-from .errors import BrettError
-from .game import Game, _numpy
+from .._checks import as_int, optional_cap, seed_value
+from .._core import CHANCE, TERMINAL
+from .._core._stop import check as stop_check
+from .._core._stop import requested as stop_requested
+from ..errors import BrettError
+from ..game import Game, _numpy
+from ._base import MoveStats, Player, SearchInfo, _positive
 
 if TYPE_CHECKING:
     import numpy

@@ -21,11 +21,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ._checks import as_int
-from ._core._stop import check as stop_check
-from .ai import MoveStats, Player
-from .errors import BrettError
-from .game import Game, load_cores
+from .._checks import as_int
+from .._core._stop import check as stop_check
+from ..errors import BrettError
+from ..game import Game, load_cores
+from ._base import MoveStats, Player, _positive
 
 __all__ = ["ReversiPlayer", "ReversiSearchInfo"]
 
@@ -103,7 +103,6 @@ class ReversiPlayer(Player):
 
     def __init__(self, seconds: Optional[float] = None, depth: Optional[int] = None,
                  seed: Optional[int] = None) -> None:
-        from .ai import _positive
 
         if seconds is None and depth is None:
             seconds = 1.0
@@ -120,7 +119,7 @@ class ReversiPlayer(Player):
     @staticmethod
     def _board(game: Any) -> tuple[int, int]:
         game = Player._check(game)
-        from .reversi import Reversi
+        from ..reversi import Reversi
 
         if not isinstance(game, Reversi):
             raise BrettError(f"ReversiPlayer plays Reversi, not {game.game_name}: "

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any, Optional
 
-from ._core import data_file
-from .errors import BrettError
+from .._core import data_file
+from ..errors import BrettError
 
 MAGIC = b"BRSE"
 VERSION = 2
