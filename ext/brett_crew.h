@@ -33,29 +33,18 @@
  * busy machine) then finds the caller's CPU idle and can be moved there, instead
  * of waiting behind a caller that spins.  Nothing in a job's path sleeps for a
  * clock tick.
- *
- * Helpers do not always help: one that shares a core with the caller, or with a
- * busy process, makes jobs slower than the caller alone.  So the caller times its
- * jobs (per kind of job) both ways, runs the faster, and now and then runs a
- * short trial of the other way (brett_crew_timed); unwoken helpers sleep.
  */
 #ifndef BRETT_CREW_H
 #define BRETT_CREW_H
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "brett_handoff.h"
-#include "brett_interrupt.h"
 
 #ifndef BRETT_CREW_SPINS
 #define BRETT_CREW_SPINS 2000     /* polls for a job (or its end) before sleeping */
 #endif
-#define BRETT_CREW_KINDS 4          /* kinds of job, timed apart */
-#define BRETT_CREW_SETTLE 3         /* jobs after a change of way that are not timed */
-#define BRETT_CREW_TRIAL 9          /* jobs the other way, now and then */
-#define BRETT_CREW_BETWEEN 128      /* jobs between two trials at first, and after a */
-#define BRETT_CREW_BETWEEN_MAX 4096 /* change of way; doubling while the way stays */
+#define BRETT_CREW_MAX_ALONE 64     /* jobs without the helpers after late ones */
 
 /* Runs chunk `chunk` of the current job; called by any thread of the crew. */
 typedef void (*brett_crew_fn)(void *ctx, long chunk);
@@ -72,12 +61,8 @@ typedef struct {
     long nchunks;
     int helpers;              /* helper k in 1..helpers waits on wake[k] */
     int posted;               /* the helpers a job wakes: 0 once they are gone */
-    /* the way jobs run now (0: the caller alone, 1: with the helpers), whether
-     * as a trial, for how many jobs so far, and until when; per kind of job, the mean seconds of a
-     * job run each way (0: not timed yet) */
-    int helped, trial;
-    long streak, until, between;
-    double seconds[BRETT_CREW_KINDS][2];
+    int alone;                /* jobs left that the caller runs without waking them */
+    int backoff;              /* how many jobs the next late helper costs it */
     brett_crew_fn run;
     void *ctx;
     brett_handoff *wake;
@@ -118,12 +103,7 @@ static int brett_crew_init(brett_crew *c, long nchunks, int helpers)
     c->nchunks = nchunks;
     c->helpers = 0;
     c->posted = 0;
-    c->helped = 1;                          /* helped first, then a trial alone */
-    c->trial = 0;
-    c->streak = 0;
-    c->between = BRETT_CREW_BETWEEN;
-    c->until = BRETT_CREW_SETTLE + BRETT_CREW_TRIAL;
-    memset(c->seconds, 0, sizeof c->seconds);
+    c->alone = c->backoff = 0;
     c->run = NULL;
     c->ctx = NULL;
     c->wake = (brett_handoff *)calloc((size_t)helpers + 1, sizeof(brett_handoff));
@@ -177,59 +157,35 @@ static void brett_crew_take(brett_crew *c, long end)
     }
 }
 
-/* Time a job of `kind` that took `took` seconds, and choose the way of the next.
- * Jobs run the faster way as timed, and for BRETT_CREW_TRIAL jobs the other way
- * once in BRETT_CREW_BETWEEN, to time it again: helpers that share a core with
- * the caller, or lose theirs to a busy machine, make jobs slower than the caller
- * alone, and then they sleep while the caller runs alone. */
-static void brett_crew_timed(brett_crew *c, int kind, double took)
+/* The caller: run every chunk of a job, with whatever help arrives in time.
+ * A job that waited for a helper past the polls (a helper preempted in the middle
+ * of a chunk: the machine is busy) makes the next jobs run without waking the
+ * helpers, 1, 2, 4, ... up to BRETT_CREW_MAX_ALONE of them, the count doubling
+ * while helpers keep coming late and starting over after a job they did not. */
+static void brett_crew_run(brett_crew *c, brett_crew_fn run, void *ctx)
 {
-    double *mean = &c->seconds[kind][c->helped], alone = 0, helped = 0;
-    int k, faster;
-    if (c->streak++ >= BRETT_CREW_SETTLE)      /* a change of way costs its first jobs */
-        *mean = *mean == 0 ? took : *mean + (took - *mean) / 4;
-    if (c->streak < c->until)
-        return;
-    for (k = 0; k < BRETT_CREW_KINDS; k++) {
-        if (c->seconds[k][0] > 0 && c->seconds[k][1] > 0) {
-            alone += c->seconds[k][0];
-            helped += c->seconds[k][1];
-        }
-    }
-    if (c->trial) {                         /* a trial ended: run the faster way */
-        faster = helped == 0 || helped < alone;
-        if (faster == c->helped)            /* the trial's way won: time again soon */
-            c->between = BRETT_CREW_BETWEEN;
-        else if (c->between < BRETT_CREW_BETWEEN_MAX)
-            c->between *= 2;
-        c->helped = faster;
-        c->until = BRETT_CREW_SETTLE + c->between;
-    } else {                                /* time the other way again */
-        c->helped = 1 - c->helped;
-        c->until = BRETT_CREW_SETTLE + BRETT_CREW_TRIAL;
-    }
-    c->trial = !c->trial;
-    c->streak = 0;
-}
-
-/* The caller: run every chunk of a job of `kind` (0..BRETT_CREW_KINDS-1), with
- * whatever help arrives in time. */
-static void brett_crew_run(brett_crew *c, int kind, brett_crew_fn run, void *ctx)
-{
-    int k, helped = c->helped && c->posted > 0;
-    double start = brett_clock();
+    int k, helped = 0, late = 0;
     c->run = run;
     c->ctx = ctx;
     brett_crew_store(&c->done, 0);
     brett_crew_store(&c->ends, 0);          /* opens the job */
-    for (k = 1; helped && k <= c->posted; k++)
-        brett_handoff_post(&c->wake[k]);
+    if (c->alone > 0) {
+        c->alone--;
+    } else {
+        helped = c->posted > 0;
+        for (k = 1; k <= c->posted; k++)
+            brett_handoff_post(&c->wake[k]);
+    }
     brett_crew_take(c, BRETT_CREW_FRONT);
     /* A post left from an earlier job only makes this loop look again. */
     while (brett_handoff_load(&c->done) < c->nchunks)
-        brett_handoff_wait_polls(&c->finish, BRETT_CREW_SPINS);
-    if (c->posted > 0)
-        brett_crew_timed(c, kind, brett_clock() - start);
+        late |= brett_handoff_wait_polls(&c->finish, BRETT_CREW_SPINS);
+    if (helped) {
+        c->backoff = late ? (c->backoff ? 2 * c->backoff : 1) : 0;
+        if (c->backoff > BRETT_CREW_MAX_ALONE)
+            c->backoff = BRETT_CREW_MAX_ALONE;
+        c->alone = c->backoff;
+    }
 }
 
 /* Helper k's life: take chunks whenever a job is open, until dismissed. */

@@ -12,9 +12,7 @@
  *   the crew            a caller and two helpers sharing 2,000 jobs of 40 chunks
  *                       (brett_crew.h): every chunk run once per job, with the
  *                       job's own input; the helpers take some; held helpers
- *                       take none and every job still finishes; fed made-up
- *                       times, the crew wakes helpers that are faster, and
- *                       lets slower ones sleep but for trials
+ *                       take none and every job still finishes
  *   Ctrl-C polls        the countdown, the clock and the re-arming
  *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
  *                       the 8x8 start (3,005,288; 24,571,284 counting finished
@@ -346,7 +344,7 @@ static long crew_jobs(CrewTest *t, long jobs, brett_crew_fn fn)
     for (j = 0; j < jobs; j++) {
         t->job = j;
         memset(t->runs, 0, sizeof t->runs);
-        brett_crew_run(&t->crew, 0, fn, t);
+        brett_crew_run(&t->crew, fn, t);
         for (c = 0; c < CREW_CHUNKS; c++) {
             if (t->runs[c] != 1 || t->out[c] != crew_answer(j, c)) {
                 wrong++;
@@ -397,32 +395,6 @@ static void check_crew(void)
                spins[phase], (long)t.by_helpers, (long)CREW_JOBS * CREW_CHUNKS,
                CREW_JOBS / 10);
     }
-}
-
-/* The crew's choice of way, fed made-up times: `helped` and `alone` seconds per
- * job of each way; the share of jobs the helpers were woken for. */
-static double crew_choice(double helped, double alone, long jobs)
-{
-    brett_crew c;
-    long j, woken = 0;
-    memset(&c, 0, sizeof c);
-    if (brett_crew_init(&c, 1, 1) < 0)
-        return -1;
-    for (j = 0; j < jobs; j++) {
-        woken += c.helped;
-        brett_crew_timed(&c, (int)(j % 3), c.helped ? helped : alone);
-    }
-    brett_crew_free(&c);
-    return (double)woken / (double)jobs;
-}
-
-static void check_crew_choice(void)
-{
-    double faster = crew_choice(1e-5, 2e-5, 20000), slower = crew_choice(3e-5, 2e-5, 20000);
-    CHECK(faster > 0.98, "crew: helpers twice as fast woken for %.3f of the jobs", faster);
-    CHECK(slower < 0.02, "crew: helpers slower than none woken for %.3f of the jobs", slower);
-    printf("crew: helpers twice as fast woken for %.1f%% of the jobs, slower ones for %.1f%%\n",
-           100 * faster, 100 * slower);
 }
 
 /* ---- positions */
@@ -773,7 +745,6 @@ int main(void)
     check_rng();
     check_handoff();
     check_crew();
-    check_crew_choice();
     check_interrupt();
     check_kernels();
     check_shared_table();
