@@ -220,6 +220,8 @@ def test_the_games_and_their_options_are_described(hub: Hub) -> None:
     ('{"id": 7, "cmd": "state", "game_id": "{gid}", "ply": 3}', "ProtocolError",
      "\"ply\" 3: the game has 0 moves"),
     ('{"id": 7, "cmd": "load", "record": "{}"}', "InvalidRecordError", "not a brett record"),
+    ('{"id": 7, "cmd": "load", "record": "(;FF[4]GM[2]SZ[8];B[fe];B[ed])"}',
+     "InvalidRecordError", "the record text: SGF line 1, column 25: B[ed]: W is to move"),
     ('{"id": 7, "cmd": "load", "record": 5}', "ProtocolError",
      "\"record\" must be an object or a string (got 5)"),
     ('{"id": 7, "cmd": "save", "game_id": "{gid}", "format": "pgn"}', "ProtocolError",

@@ -578,6 +578,12 @@ def test_export_and_import_records(people: Any, tmp_path: Path) -> None:
     other.page.fill("#record-text", "(;GM[Othello]BO[broken")
     other.press("#load-text")
     assert other.text("#error").startswith("Load: ") and other.moves() == ["f5", "f6", "e6"]
+    assert "<stream>" not in other.text("#error") and other.text("#info") == ""
+    other.page.fill("#record-text", "(;FF[4]GM[2]SZ[8];B[fe];B[ed])")
+    other.press("#load-text")
+    assert other.text("#error") == ("Load: the record text: SGF line 1, column 25: B[ed]: "
+                                    "W is to move")
+    other.screenshot("import-refused")
     # a transcript is named, not guessed
     other.page.fill("#record-text", "F5d6 c3\n")
     other.page.select_option("#import-format", "txt")

@@ -151,7 +151,13 @@ def from_text(text: str, fmt: Optional[str] = None) -> Iterator[Record]:
     kind = format_of("", fmt) if fmt is not None else guess_format(text)
     if kind not in _TEXT:
         raise InvalidRecordError(f"{FORMATS[kind]} is a binary format, not text")
-    return stream(io.StringIO(text), kind)
+    return stream(_Text(text), kind)
+
+
+class _Text(io.StringIO):
+    """A record text as a file, named in messages as what it is (not ``<stream>``)."""
+
+    name = "the record text"
 
 
 def guess_format(text: str) -> str:

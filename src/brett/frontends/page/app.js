@@ -110,6 +110,7 @@ function act(label, action, { user = true } = {}) {
       await action();
     } catch (error) {
       showError(error, label);
+      info("");  // the last success ("Loaded ...") is not this action's: it would mislead
       app.clicks = [];
       try { if (app.gameId) await render(); } catch { /* the error is already shown */ }
     } finally {
