@@ -500,7 +500,8 @@ class Focus(Game[FocusMove]):
 
     # ---- position strings (F12)
     def position(self) -> str:
-        """``<board> <to-move> <reserves> <captured> [options]`` (see docs/focus.md)."""
+        """``<board> <to-move> <reserves> <captured> [options]`` (see
+        :doc:`docs/focus.md <focus>`)."""
         st = self._state()
         ranks = []
         for y in range(7, -1, -1):

@@ -443,7 +443,9 @@ class Game(Generic[MoveT]):
 
     game_name: ClassVar[str] = ""
     Move: ClassVar[Any] = object
-    """The game's move class."""
+    """The game's move class: :class:`~brett.reversi.ReversiMove`,
+    :class:`~brett.focus.FocusMove`, :class:`~brett.phutball.PhutballMove` or
+    :class:`~brett.schuft.SchuftMove` (``object`` on this base class)."""
     _move_types: ClassVar[tuple[type, ...]] = (object,)
     """What ``push`` accepts besides notation (the Move class, chance outcomes)."""
     _cores: ClassVar[CoreModules]
@@ -1177,7 +1179,7 @@ class Game(Generic[MoveT]):
     _state_bytes: ClassVar[int] = 64 << 10
     """The memory one game of this kind holds (state, move stack, scratch), an upper
     bound measured per game on either core: what VectorEnv counts for each of its
-    environments beside the arrays (docs/rl.md)."""
+    environments beside the arrays (:doc:`docs/rl.md <rl>`)."""
 
     @classmethod
     def _compiled_hooks(cls) -> bool:

@@ -496,7 +496,8 @@ class Phutball(Game[PhutballMove]):
 
     # ------------------------------------------------------------ position strings
     def position(self) -> str:
-        """The position string (P7); see docs/phutball.md for the optional fields."""
+        """The position string (P7); see :doc:`docs/phutball.md <phutball>` for the
+        optional fields."""
         cols, rows, men, ball, side, ply, cap = self._shown()
         menset = set(men)
 

@@ -153,7 +153,7 @@ class Reversi(Game[ReversiMove]):
     """Reversi / Othello with blocked squares, sizes 4-16, the octagon and handicaps.
 
     ``Reversi(size=8, board="square", holes=0, handicap=0, handicap_color="black",
-    seed=None)``; see docs/reversi.md.
+    seed=None)``; see :doc:`docs/reversi.md <reversi>`.
 
     >>> game = Reversi()
     >>> [str(m) for m in game.legal_moves]
