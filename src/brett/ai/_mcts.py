@@ -1,15 +1,5 @@
-"""The Monte Carlo tree search for every game: :class:`MCTSPlayer`.
-
->>> import brett
->>> from brett.ai import MCTSPlayer, RandomPlayer
->>> game = brett.Reversi()
->>> player = MCTSPlayer(iterations=200, seed=1)
->>> move = player.choose(game)          # the game is not changed
->>> move in game.legal_moves
-True
->>> best = player.analyse(game)[0]      # per-move statistics, best first
->>> best.visits > 0 and 0.0 <= best.value <= 1.0
-True
+"""The Monte Carlo tree search for every game: :class:`MCTSPlayer` (an example of
+its use is :mod:`brett.ai`'s).
 
 :class:`MCTSPlayer` is a Monte Carlo tree search (UCT with random playouts) that
 runs inside the compiled core without the GIL; one implementation serves every
