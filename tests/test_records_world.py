@@ -174,7 +174,7 @@ def test_results_are_parsed_from_every_spelling(text: str, winner: Any, score: A
     ("+57.000", "B+57", "+57.000"), ("-40.00:r", "W+R", "-40.00:r"),
     ("-3.000:t", "W+T", "-3.000:t"), ("+4.000:s", "B+4", "+4.000:s"),
     ("+0.000", "0", "+0.000"), ("W+2", "W+2", "-2.000"), ("B+12.5", "B+12.5", "+12.500"),
-    ("0", "0", "+0.000"), ("Draw", "Draw", "+0.000"), ("+12", "B+12", "+12.000"),
+    ("0", "0", "0"), ("Draw", "Draw", "+0.000"), ("+12", "B+12", "+12"), ("7", "B+7", "7"),
     ("W+R", "W+R", "W+R"), ("B+", "B+", "B+"), ("?", "?", "?"), ("Void", "Void", "Void"),
 ])
 def test_each_writer_writes_its_own_result_notation(backend: str, text: str, sgf: str,

@@ -86,12 +86,12 @@ def result_text(text: str, style: str) -> str:
 
     >>> result_text("+57.000", "sgf"), result_text("-40.00:r", "sgf")
     ('B+57', 'W+R')
-    >>> result_text("W+2", "ggf"), result_text("0", "ggf"), result_text("W+R", "ggf")
+    >>> result_text("W+2", "ggf"), result_text("Draw", "ggf"), result_text("W+R", "ggf")
     ('-2.000', '+0.000', 'W+R')
     """
     value = text.strip()
     ggf = _GGF.fullmatch(value)
-    is_ggf = bool(ggf and ggf.group(2) in _FLAGS and "." in value)
+    is_ggf = bool(ggf and ggf.group(2) in _FLAGS)
     is_sgf = bool(_SGF.fullmatch(value)) or value.lower() in ("0", "draw", "jigo", "void",
                                                               "?")
     if (style == "sgf" and is_sgf) or (style == "ggf" and is_ggf):
