@@ -170,7 +170,7 @@ class Terminal:
         return self.seen[:self.seen.index(pattern)] if pattern in self.seen else None
 
 
-# ------------------------------------------------------------------ Ctrl-C (issue 21)
+# ------------------------------------------------------------------ Ctrl-C
 @posix
 @needs_cython
 @pytest.mark.parametrize("args", [

@@ -1,4 +1,4 @@
-"""Hostile strings (issue 20): position strings, move texts, click prefixes and
+"""Hostile strings: position strings, move texts, click prefixes and
 constructor options of every game, on both cores.
 
 A seeded mutation fuzzer starts from valid inputs (positions reached by random

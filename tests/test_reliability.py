@@ -165,7 +165,7 @@ LONG = {  # (constructor options, call, args): searches that run for minutes
     "schuft": ({"players": 2}, "perft", (4,)),
 }
 LATTICE = "1O1O1O1/OOOOOOO/1O1O1O1/OOOOOOO/1O1O*O1/OOOOOOO/1O1O1O1 0 7x7"
-"""Issue 20: more jump paths than any machine can walk; the compiled perft(2)
+"""More jump paths than any machine can walk; the compiled perft(2)
 walked them all after Ctrl-C."""
 CTRL_C_CPU = 1.0
 """Seconds of CPU the main thread may spend between the press and the
@@ -252,7 +252,7 @@ def test_ctrl_c_stops_long_calls(name: str, call: str, backend: str) -> None:
 @pytest.mark.usefixtures("ctrl_c_raises")
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_ctrl_c_stops_the_walks_of_a_phutball_lattice(call: str, backend: str) -> None:
-    """Issue 20: the compiled perft(2) walked every jump path after Ctrl-C."""
+    """The compiled perft(2) once walked every jump path after Ctrl-C."""
     game = brett.Phutball.twin(backend).from_position(LATTICE)
     calls = {"perft(2)": lambda: game.perft(2), "perft(1)": lambda: game.perft(1),
              "count": game.legal_moves.count, "list": lambda: list(game.legal_moves),
@@ -478,8 +478,8 @@ and more digits than int() converts."""
 
 @pytest.mark.parametrize("text", NOT_DIGITS, ids=range(len(NOT_DIGITS)))
 def test_digits_beyond_ascii_are_not_numbers(text: str, backend: str) -> None:
-    """Issue 20: ``brett perft reversi --holes ²`` (and --first-player ² for Schuft)
-    raised ValueError from int() after str.isdigit() had said yes."""
+    """``brett perft reversi --holes ²`` (and --first-player ² for Schuft)
+    once raised ValueError from int() after str.isdigit() had said yes."""
     reversi, schuft = brett.Reversi.twin(backend), brett.Schuft.twin(backend)
     cli_reversi = argparse.Namespace(size=None, board="square", holes=text, handicap=0,
                                      handicap_color="black", seed=None)

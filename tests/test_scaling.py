@@ -83,7 +83,7 @@ def sgf_tree(size: int, folder: Path) -> str:
 
 
 def sgf_comments(size: int, folder: Path) -> str:
-    """Moveless nodes whose comments all go to the move above (issue 20)."""
+    """Moveless nodes whose comments all go to the move above."""
     return "(;GM[2];B[d3]" + f";C[{NOTE}]" * (size // (len(NOTE) + 4)) + ")"
 
 

@@ -1,4 +1,4 @@
-"""brett.Stopper ends every long call, on every game and both cores (issue 20).
+"""brett.Stopper ends every long call, on every game and both cores.
 
 A call runs in a thread holding a Stopper; the test stops it while it runs and
 checks that it ends with ``brett.Stopped``, soon, leaving the game unchanged.

@@ -1,4 +1,4 @@
-"""One game object raced from two threads (issue 20).
+"""One game object raced from two threads.
 
 docs/architecture.md: an object shared between threads either works or refuses
 clearly.  Two threads call random public methods of ONE game, mutating and
@@ -117,7 +117,7 @@ def check_consistent(game: Any) -> None:
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_two_threads_racing_one_game_raise_only_brett_errors(setup: str, backend: str) -> None:
-    """Before issue 20's fix: AssertionError and TypeError (a Phutball position
+    """Once seen here: AssertionError and TypeError (a Phutball position
     read between a jump action and the core), IndexError and KeyError (Schuft),
     a pending move left on a core another thread had pushed to."""
     seed = sorted(SETUPS).index(setup)
