@@ -238,7 +238,7 @@ def test_play_schuft_undo_goes_back_to_the_human(tmp_path: Any) -> None:
     assert result.returncode == 0 and "nothing to undo" in result.stderr
     moves_shown = [line for line in result.stdout.splitlines()
                    if line.startswith(("cw ", "ccw ", "pass"))]
-    assert moves_shown and "red (r) to move" in result.stdout
+    assert moves_shown and "Red (r) to move" in result.stdout
 
 
 def test_play_ends_cleanly_at_end_of_input() -> None:

@@ -97,7 +97,7 @@ def test_start_position_strings(cls: Any) -> None:
         assert game.captured() == ((0,) * n,) * n and game.ply == 0 and game.turn == 0
     assert len(four.piece_map()) == 52 and len(cls().piece_map()) == 36
     assert [four.player_name(p) for p in range(4)] == [
-        "red (r)", "green (g)", "blue (b)", "yellow (y)"]
+        "Red (r)", "Green (g)", "Blue (b)", "Yellow (y)"]
 
 
 def test_options_read_back(cls: Any) -> None:

@@ -391,7 +391,7 @@ def test_count_with_a_limit_stops_counting_paths(backend: str) -> None:
 
 
 def test_uncountable_positions_answer_bounded_questions(backend: str) -> None:
-    """Issue 20: bool(legal_moves) counted every path and never ended on this
+    """bool(legal_moves) once counted every path and never ended on this
     lattice; the bounded count, bool and perft_tasks (which asks how many
     children a position has) now end at once."""
     game = Phutball.twin(backend).from_position(DENSE_9x9)
@@ -834,10 +834,10 @@ def test_text_board(backend: str) -> None:
     assert lines[0] == lines[-2] == "    a b c d e"
     assert lines[1] == lines[-3] == "    = = = = ="
     assert "  4 . . O . . 4" in text and "  3 . . * . . 3" in text
-    assert lines[-1] == "player 1 to move (attacks row 1)"
+    assert lines[-1] == "Down to move (attacks row 1)"
     game.apply_action(25 + 0)  # c3 over c4 to c5: the ball on the goal line, pending
     lines = str(game).splitlines()
-    assert lines[-1] == "player 1 to move (attacks row 1), ball move c3-c5 open"
+    assert lines[-1] == "Down to move (attacks row 1), ball move c3-c5 open"
     assert "  5 . . * . . 5" in lines and "  4 . . . . . 4" in lines
     game.apply_action(25 + 8)
     assert str(game).splitlines()[-1] == "game over: the ball reached row 5 or beyond"

@@ -257,14 +257,14 @@ class Focus(Game[FocusMove]):
     OPTIONS = (
         GameOption("players", ("integer",), 2, "number of players", 2, 4),
         GameOption("teams", ("boolean",), True, "four players play as two teams (red and blue "
-                   "against green and yellow)"),
+                   "against green and yellow)", only_with=(("players", (4,)),)),
         GameOption("move_rule", ("string",), "exact", "how far a stack moves",
                    choices=("exact", "up_to", "whole")),
         GameOption("swap", ("string", "array", "null"), None,
                    "2 players: trade a red and a green piece, 'random' or two squares like "
-                   "c3,d3 (F9)"),
+                   "c3,d3 (F9)", only_with=(("players", (2,)),)),
         GameOption("mirror_rule", ("boolean",), False,
-                   "2 players: the mirror rule of F9"),
+                   "2 players: the mirror rule of F9", only_with=(("players", (2,)),)),
         MAX_PLIES_OPTION,
         SEED_OPTION,
     )
@@ -337,7 +337,7 @@ class Focus(Game[FocusMove]):
         return int(self._root.players)
 
     def player_name(self, player: int) -> str:
-        return f"{_NAMES[player]} ({COLOURS[player]})"
+        return f"{_NAMES[player].capitalize()} ({COLOURS[player]})"
 
     def num_distinct_actions(self) -> int:
         """3172: 3120 stack-move actions plus 52 entries (see the class docstring)."""

@@ -232,6 +232,10 @@ class Phutball(Game[PhutballMove]):
     def num_players(self) -> int:
         return 2
 
+    def player_name(self, player: int) -> str:
+        """Named by the goal line each attacks (the rules' player 0 and 1)."""
+        return ("Up (attacks the top)", "Down (attacks the bottom)")[player]
+
     def _name(self, cell: int) -> str:
         return f"{_letter(cell % self._cols)}{cell // self._cols}"
 
@@ -320,9 +324,10 @@ class Phutball(Game[PhutballMove]):
         ball = self.ball
         if not prefix:
             following = [p for p in self.points if self.piece_at(p) is None]
+            placements = frozenset(following)
             if any(a >= n for a in self.legal_actions()):
                 following.append(ball)
-            return Clicks(prefix, (), tuple(following))
+            return Clicks(prefix, (), tuple(following), placements)
         if prefix[0] != ball:
             move = PhutballMove((prefix[0],)) if len(prefix) == 1 else None
             legal = move is not None and self.piece_at(prefix[0]) is None and \
@@ -390,7 +395,7 @@ class Phutball(Game[PhutballMove]):
         if status == _CAP:
             return Outcome((), (), f"the ply cap of {self.max_plies} was reached")
         loser = self._core.get_state()[4]
-        return Outcome((loser ^ 1,), (), f"player {loser} has no legal move")
+        return Outcome((loser ^ 1,), (), f"{self.player_name(loser)} has no legal move")
 
     # ------------------------------------------------------------ integer layer
     def num_distinct_actions(self) -> int:
@@ -698,7 +703,7 @@ class Phutball(Game[PhutballMove]):
         else:
             mover = self.current_player()
             goal = rows if mover == 0 else 1
-            text = f"player {mover} to move (attacks row {goal})"
+            text = f"{('Up', 'Down')[mover]} to move (attacks row {goal})"
             if self._pending:
                 text += f", ball move {self._move_from_core(self._pending_path())} open"
             lines.append(text)

@@ -337,7 +337,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
         return self._players
 
     def player_name(self, player: int) -> str:
-        return f"{('red', 'green', 'blue', 'yellow')[player]} ({LETTERS[player]})"
+        return f"{('Red', 'Green', 'Blue', 'Yellow')[player]} ({LETTERS[player]})"
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
