@@ -86,3 +86,18 @@ def test_bad_clicks(backend: str) -> None:
     jumping.apply_action(81)
     with pytest.raises(BrettError, match="half made"):
         jumping.legal_moves.clicks()
+
+
+def test_only_the_clicks_worth_a_mark_are_marked(backend: str) -> None:
+    """A Phutball man may go on any empty point: those clicks are not marked, the
+    ball is (while it can jump), and so is each landing; other games mark all."""
+    game = brett.Phutball.twin(backend).from_position("9/5O3/4O4/4O4/4*4/9/9/9/9 0 9x9")
+    first = game.legal_moves.clicks()
+    assert first.marked == ("e5",) and len(first.next) == 78
+    assert set(first.next) - set(first.marked) == first.unmarked
+    assert game.legal_moves.clicks("e5").marked == ("e8",)
+    assert game.legal_moves.clicks("e5", "e8").marked == ("g8", "stop")
+    assert brett.Phutball.twin(backend)(columns=9, rows=9).legal_moves.clicks().marked == ()
+    for cls in (brett.Reversi, brett.Focus):
+        clicks = cls.twin(backend)().legal_moves.clicks()
+        assert clicks.marked == clicks.next and clicks.unmarked == frozenset()

@@ -80,3 +80,26 @@ def test_as_dict_is_json_ready() -> None:
             data = option.as_dict()
             assert json.loads(json.dumps(data)) == data
             assert data["name"] == option.name and data["default"] == option.default
+
+
+DEPENDENT = [(n, o.name) for n in GAMES for o in _options(n) if o.only_with]
+
+
+def test_some_options_depend_on_others() -> None:
+    assert set(DEPENDENT) == {("focus", "teams"), ("focus", "swap"), ("focus", "mirror_rule"),
+                              ("reversi", "handicap_color")}
+
+
+@pytest.mark.parametrize(("name", "option"), DEPENDENT)
+def test_a_dependent_option_names_real_options_and_values(name: str, option: str) -> None:
+    """``only_with`` names options of the same game and values they take, and under
+    each of them the dependent option takes a value other than its default."""
+    cls = brett.GAMES[name]
+    spec = next(o for o in cls.OPTIONS if o.name == option)
+    other = {"teams": False, "swap": "random", "mirror_rule": True, "handicap_color": "white"}
+    names = [o.name for o in cls.OPTIONS]
+    for needed, values in spec.only_with:
+        assert needed in names and needed != option and values
+        for value in values:
+            cls(**{needed: value, option: other[option]})
+    assert spec.as_dict()["only_with"] == {n: list(v) for n, v in spec.only_with}

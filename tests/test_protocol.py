@@ -81,6 +81,19 @@ class Client:
                 self.answers[json.dumps(message["id"])] = message
         return self.answers.pop(key)
 
+    def event(self, ident: Any) -> dict[str, Any]:
+        """The first event of the request ``ident`` (reading on as needed: a
+        blocking read, so only for a request that sends events)."""
+        while True:
+            for event in self.events:
+                if event["id"] == ident:
+                    return event
+            message = self.read()
+            if "event" in message:
+                self.events.append(message)
+            else:
+                self.answers[json.dumps(message["id"])] = message
+
     def ask(self, **request: Any) -> dict[str, Any]:
         self.next_id += 1
         self.send({"id": self.next_id, **request})
@@ -154,8 +167,10 @@ def test_every_command_through_a_pipe(client: Client) -> None:
     assert ball["board"] == {"e5": "ball"}
     placed = client.ask(cmd="move", game_id=ball["game_id"], move="e6")
     assert placed["effects"] == {"placed": "e6", "path": [], "removed": [], "player": 0}
+    first = client.ask(cmd="legal", game_id=ball["game_id"], prefix=[])
+    assert len(first["next"]) == 80 and first["marked"] == ["e5"]  # men go anywhere, unmarked
     clicked = client.ask(cmd="legal", game_id=ball["game_id"], prefix=["e5"])
-    assert clicked["next"] == ["e7"] and clicked["moves"] == []
+    assert clicked["next"] == clicked["marked"] == ["e7"] and clicked["moves"] == []
     done = client.ask(cmd="legal", game_id=ball["game_id"], prefix=["e5", "e7", "stop"])
     assert done["moves"] == ["e5-e7"] and done["next"] == []
     jumped = client.ask(cmd="move", game_id=ball["game_id"], move=done["moves"][0])
@@ -333,12 +348,13 @@ def test_a_search_runs_beside_every_other_request(client: Client) -> None:
         assert time.monotonic() - sent < PROMPT
     busy = client.ask(cmd="move", game_id=gid, move="d3")
     assert busy["error"]["type"] == "Busy" and '"think"' in busy["error"]["message"]
+    progress = client.event("long")  # after half a second, with something counted
+    assert progress["event"] == "progress" and progress["cmd"] == "perft"
     sent = time.monotonic()
     assert client.ask(cmd="stop", request="long")["stopped"] == 1
     stopped = client.answer("long")
     assert time.monotonic() - sent < PROMPT
     assert stopped["error"] == {"type": "Interrupted", "message": "stopped by a stop request"}
-    assert any(e["event"] == "progress" and e["id"] == "long" for e in client.events)
     assert client.ask(cmd="stop", game_id=gid)["stopped"] == 1
     played = client.answer("think")
     assert played["ok"] and played["interrupted"] is True and played["moves_played"]

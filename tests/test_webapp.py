@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,6 +50,17 @@ SEARCH_WAIT = 120_000
 QUIET = "() => document.body.dataset.busy === '0'"
 IDLE = "() => document.body.dataset.busy === '0' && document.body.dataset.thinking === '0'"
 THINKING = "() => !document.getElementById('thinking').hidden"
+# Keeps the first progress line the page shows (in window.firstProgress).
+WATCH_PROGRESS = """() => {
+  const line = document.getElementById('progress');
+  window.firstProgress = null;
+  new MutationObserver((changes, watch) => {
+    if (!/iterations/.test(line.textContent)) return;
+    window.firstProgress = line.textContent;
+    watch.disconnect();
+  }).observe(line, { childList: true, characterData: true, subtree: true });
+}"""
+FIRST_PROGRESS = "() => window.firstProgress"
 # The squares under the target marks of the drawing: each mark's nearest cell.
 DRAWN_TARGETS = """() => {
   const centre = (e) => { const r = e.getBoundingClientRect();
@@ -171,7 +183,8 @@ class Player:
         return len(self.moves())
 
     def position(self) -> str:
-        return self.text("#position")
+        """The shown position's string (what the copy button copies)."""
+        return str(self.page.get_attribute("#copy-position", "data-position"))
 
     def targets(self) -> set[str]:
         """The squares the drawing marks as targets (by where the marks are)."""
@@ -260,14 +273,24 @@ def test_a_whole_reversi_game_by_clicks(person: Player) -> None:
 
 
 def test_a_phutball_jump_landing_by_landing_wins(person: Player) -> None:
+    """A man goes on any empty point by a click, unmarked; only the ball is marked
+    once it can jump, then each landing in turn."""
     person.new_game("phutball", {"columns": "9", "rows": "9"})
     engine = brett.Phutball(columns=9, rows=9)
-    assert person.targets() == first_clicks(engine)
-    for clicks, move in ((("e6",), "e6"), (("e8",), "e8"),
-                         (("e5", "e7", "e9", "stop"), "e5-e7-e9")):
-        person.enter(clicks, len(engine.move_stack) + 1)
-        engine.push(move)
+    assert person.targets() == set() == set(engine.legal_moves.clicks().marked)
+    assert len(first_clicks(engine)) == 80  # yet every empty point takes a click
+    for point in ("e6", "e8"):
+        person.enter((point,), len(engine.move_stack) + 1)
+        engine.push(point)
         assert person.position() == engine.position()
+    assert person.targets() == {"e5"} == set(engine.legal_moves.clicks().marked)
+    person.click("e5")
+    person.idle()
+    assert person.targets() == {"e7"} == set(engine.legal_moves.clicks("e5").marked)
+    person.screenshot("phutball-jump")
+    person.enter(("e7", "e9", "stop"), 3)
+    engine.push("e5-e7-e9")
+    assert person.position() == engine.position()
     assert engine.is_over() and person.text("#status") == "Game over"
     assert person.visible("#outcome") and person.text("#summary") == summary(engine)
     assert "wins" in summary(engine)
@@ -392,9 +415,9 @@ def test_schuft_against_the_computer_who_rolls_its_own_dice(person: Player) -> N
     engine.push(played[3])  # and its turn
     assert person.position() == engine.position() and engine.is_chance_node()
     assert person.text("#status") == "Roll the dice"
-    assert person.text("#info").startswith("green (g) played ")
+    assert person.text("#info").startswith("Green (g) played ")
     person.press("#random-roll")  # the person's roll alone, no move with it
-    assert len(person.moves()) == 5 and person.text("#status") == "red (r) to move"
+    assert len(person.moves()) == 5 and person.text("#status") == "Red (r) to move"
 
 
 def test_stop_a_level_10_search(person: Player) -> None:
@@ -403,15 +426,19 @@ def test_stop_a_level_10_search(person: Player) -> None:
     # the largest board: its search takes several times longer than the test needs
     person.new_game("phutball", {"columns": "25", "rows": "25"}, computer="1", strength="10")
     engine = brett.Phutball(columns=25, rows=25)
+    person.page.evaluate(WATCH_PROGRESS)
     person.enter(("h8",), 1, search=False)
     engine.push("h8")
     person.page.wait_for_function(THINKING)
     # the person's move is on the board and in the list while the computer thinks
     assert person.moves() == ["h8"] and person.position() == engine.position()
-    assert person.text("#status") == "player 1 is thinking…"
+    assert person.text("#status") == "Down (attacks the bottom) is thinking…"
     assert person.page.is_disabled("#undo") and person.page.is_disabled("#hint")
-    person.page.wait_for_function(  # a progress event arrived
-        "() => /[1-9][\\d,]* iterations/.test(document.getElementById('progress').textContent)")
+    person.page.wait_for_function(FIRST_PROGRESS)
+    first = person.page.evaluate(FIRST_PROGRESS)  # iterations and seconds, both counted
+    shown = re.fullmatch(r"([\d,]+) iterations, (\d+\.\d+) s", first)
+    assert shown, first
+    assert int(shown[1].replace(",", "")) > 0 and float(shown[2]) > 0, first
     person.screenshot("phutball-thinking")
     person.page.click('#moves button[data-ply="0"]')  # the session answers meanwhile
     person.idle(search=False)
@@ -425,11 +452,11 @@ def test_stop_a_level_10_search(person: Player) -> None:
     engine.push(played[1])  # a legal move
     assert person.position() == engine.position()
     info = person.text("#info")
-    assert info.startswith(f"player 1 played {played[1]} (level 10: ")
+    assert info.startswith(f"Down (attacks the bottom) played {played[1]} (level 10: ")
     assert info.endswith("stopped, its best move so far")
     iterations = int(info.split("level 10: ")[1].split(" iterations")[0].replace(",", ""))
     assert 0 < iterations < brett.ai.LEVELS[10][0]  # stopped before its budget
-    assert person.text("#status") == "player 0 to move"
+    assert person.text("#status") == "Up (attacks the top) to move"
 
 
 def test_two_pages_at_once(people: Any) -> None:
@@ -449,7 +476,7 @@ def test_two_pages_at_once(people: Any) -> None:
     slow.idle(SEARCH_WAIT)
     played = slow.moves()
     assert len(played) == 1 and played[0] in {str(m) for m in brett.Phutball().legal_moves}
-    assert slow.text("#info").startswith(f"player 0 played {played[0]} (level 10: ")
+    assert slow.text("#info").startswith(f"Up (attacks the top) played {played[0]} (level 10: ")
     quick.screenshot("two-pages-quick")
     slow.screenshot("two-pages-slow")
 
@@ -490,6 +517,16 @@ def test_the_options_form_follows_the_games(person: Player) -> None:
                         assert field.get_attribute(attribute) == str(option[bound])
             else:
                 assert kind == "text"
+    person.page.select_option("#game", "focus")  # teams only for 4, the F9 options for 2
+    assert not person.visible("#option-teams") and person.visible("#option-mirror_rule")
+    person.screenshot("focus-options")
+    person.page.fill("#option-players", "4")
+    assert person.visible("#option-teams") and not person.visible("#option-mirror_rule")
+    assert not person.visible("#option-swap")
+    person.new_game("focus", {"players": "2", "mirror_rule": True})
+    assert "mirror" in person.position()
+    person.new_game("focus", {"players": "3"})  # the hidden box is not sent: no error
+    assert person.text("#error") == "" and person.position() == brett.Focus(players=3).position()
     person.new_game("focus", {"players": "4", "move_rule": "up_to", "teams": False})
     assert person.position() == brett.Focus(players=4, move_rule="up_to", teams=False).position()
     seats = person.page.eval_on_selector_all("#computer option", "os => os.map(o => o.value)")
@@ -522,6 +559,31 @@ def test_a_refused_new_game_leaves_the_game_playable(person: Player) -> None:
     assert person.text("#error") == "" and person.moves() == []
     assert person.position() == brett.Reversi(size=6).position()
     assert person.targets() == first_clicks(brett.Reversi(size=6))
+
+
+def test_copy_the_shown_position(person: Player) -> None:
+    """The position string is behind a button: it goes to the clipboard, or,
+    where the browser refuses the clipboard, into a field to copy by hand."""
+    person.new_game("reversi")
+    engine = brett.Reversi()
+    person.play_first_move(engine)
+    assert not person.visible("#position-text")  # the long string is not on show
+    person.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    person.page.click("#copy-position")
+    person.page.wait_for_function("() => document.getElementById('copied').textContent")
+    assert person.text("#copied") == "Copied."
+    assert person.page.evaluate("() => navigator.clipboard.readText()") == engine.position()
+    person.page.evaluate(
+        "() => { navigator.clipboard.writeText = () => Promise.reject(new Error('no')); }")
+    person.page.click('#moves button[data-ply="0"]')  # the start position is shown
+    person.idle()
+    assert person.text("#viewing-text") == "The start position (1 move played)"
+    assert person.text("#copied") == ""
+    person.page.click("#copy-position")
+    person.page.wait_for_selector("#position-text", state="visible")
+    assert person.page.input_value("#position-text") == engine.start_position()
+    assert person.text("#copied") == "Select and copy:"
+    person.screenshot("position-by-hand")
 
 
 # ------------------------------------------------------------------ records

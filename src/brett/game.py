@@ -275,7 +275,10 @@ class GameOption:
     (``brett.Reversi.OPTIONS``).  ``types`` are JSON's names of the values the
     option takes (``"integer"``, ``"string"``, ``"boolean"``, ``"array"``,
     ``"null"``); integers lie in ``minimum``..``maximum`` in steps of ``step``; a
-    string is one of ``choices`` when they are given."""
+    string is one of ``choices`` when they are given.  ``only_with`` names the
+    other options it depends on, each with the values under which this one means
+    something (Focus's ``teams`` only with ``players`` 4): a form hides it
+    otherwise."""
 
     name: str
     types: tuple[str, ...]
@@ -285,6 +288,7 @@ class GameOption:
     maximum: Optional[int] = None
     step: int = 1
     choices: tuple[str, ...] = ()
+    only_with: tuple[tuple[str, tuple[Any, ...]], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The option as JSON-ready data (what the protocol's ``games`` answers)."""
@@ -294,6 +298,8 @@ class GameOption:
             data.update(minimum=self.minimum, maximum=self.maximum, step=self.step)
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.only_with:
+            data["only_with"] = {name: list(values) for name, values in self.only_with}
         return data
 
 
@@ -355,6 +361,14 @@ class Clicks(Generic[MoveT]):
     """The legal moves these clicks make (usually one, none while unfinished)."""
     next: tuple[str, ...]
     """The clicks that may come next, each leading to at least one legal move."""
+    unmarked: frozenset[str] = frozenset()
+    """The clicks of :attr:`next` a board need not mark: a Phutball man may be
+    placed on any empty point, so only the ball (and then its landings) is marked."""
+
+    @property
+    def marked(self) -> tuple[str, ...]:
+        """The clicks of :attr:`next` a board marks as targets."""
+        return tuple(c for c in self.next if c not in self.unmarked)
 
 
 class LegalMoveView(Generic[MoveT]):
@@ -1313,7 +1327,8 @@ class Game(Generic[MoveT]):
         return self._rng.choices([cm for cm, _ in outcomes], [p for _, p in outcomes])[0]
 
     def player_name(self, player: int) -> str:
-        """How the game names a player in text (``"Black (x)"``, ``"red (r)"``)."""
+        """How the game names a player in text, capitalised (``"Black (x)"``,
+        ``"Red (r)"``, ``"Up (attacks the top)"``)."""
         return f"player {player}"
 
     def returns(self) -> list[float]:

@@ -185,7 +185,7 @@ class Reversi(Game[ReversiMove]):
                    "blocked squares: a count 0-4, 'random', or squares like b2,g7", 0, 4),
         GameOption("handicap", ("integer",), 0, "handicap corners", 0, 4),
         GameOption("handicap_color", ("string",), "black", "who gets the handicap corners",
-                   choices=("black", "white")),
+                   choices=("black", "white"), only_with=(("handicap", (1, 2, 3, 4)),)),
         SEED_OPTION,
         GameOption("anti", ("boolean",), False, "anti-Reversi: the player with fewer discs wins"),
     )

@@ -225,7 +225,8 @@ def _clicks(game: Game[Any], prefix: Any, limit: int, seconds: float) -> Answer:
                           "it, or by a stop request") from None
     moves: list[str] = []
     _list(clicks.moves, limit, moves)
-    return {"moves": moves, "count": len(clicks.moves), "next": list(clicks.next)}
+    return {"moves": moves, "count": len(clicks.moves), "next": list(clicks.next),
+            "marked": list(clicks.marked)}
 
 
 def _free(slot: Slot) -> Game[Any]:

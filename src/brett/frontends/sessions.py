@@ -185,7 +185,8 @@ class Job:
                 return
             self._state = "running"
         self.session.hub.job_started(self)
-        self.started = self.next_progress = time.monotonic()
+        self.started = time.monotonic()
+        self.next_progress = self.started + PROGRESS_EVERY  # a report has something to say
         try:
             if self.on_stop is not None:   # stopped by on_stop: it keeps its best move
                 fields = self.work(self)

@@ -190,10 +190,14 @@ async function resume() {
   await openGame(answer, note);
 }
 
+// Seconds as a person reads them: hundredths while they are few (a search's first
+// report comes after half a second, and "0.0 s" would read as not counted).
+const seconds = (value) => value.toFixed(value < 10 ? 2 : 1);
+
 function onEvent(event) {
   if (event.event === "progress" && app.search && event.id === app.search.id) {
     $("progress").textContent =
-      `${event.iterations.toLocaleString("en")} iterations, ${event.seconds.toFixed(1)} s` +
+      `${event.iterations.toLocaleString("en")} iterations, ${seconds(event.seconds)} s` +
       (app.search.stopping ? ": stopping…" : "");
   } else if (event.event === "closed" && event.game_id === app.gameId) {
     act("Reopening", async () => {  // the server closed the idle game: reopen it
@@ -263,6 +267,28 @@ function buildOptions() {
     row.append(name, input);
     fieldset.append(row);
   }
+  showDependentOptions();
+}
+
+// An option that means something only with certain values of others (Focus's
+// teams with four players) shows only then; a hidden one is not sent.
+function showDependentOptions() {
+  const game = app.games.get($("game").value);
+  for (const option of game.options) {
+    if (!option.only_with) continue;
+    const shown = Object.entries(option.only_with)
+      .every(([name, values]) => values.includes(fieldValue(game, name)));
+    $(`option-${option.name}`).closest(".option").hidden = !shown;
+  }
+}
+
+function fieldValue(game, name) {  // the value a field asks for now (its default if empty)
+  const option = game.options.find((o) => o.name === name), input = $(`option-${name}`);
+  if (!option || !input) return undefined;
+  if (input.type === "checkbox") return input.checked;
+  const text = input.value.trim();
+  if (text === "") return option.default;
+  try { return optionValue(option, text); } catch { return undefined; }
 }
 
 function optionInput(option) {
@@ -309,7 +335,7 @@ function readOptions() {
   const game = app.games.get($("game").value), options = {};
   for (const option of game.options) {
     const input = $(`option-${option.name}`);
-    if (!input) continue;
+    if (!input || input.closest(".option").hidden) continue;
     if (input.type === "checkbox") {
       if (input.checked !== option.default) options[option.name] = input.checked;
       continue;
@@ -578,7 +604,7 @@ async function searchEnded(search, reply, error) {
   }
   afterMove(reply);
   const how = `level ${search.level}: ${reply.iterations.toLocaleString("en")} iterations in ` +
-    `${reply.seconds.toFixed(1)} s, value ${reply.value.toFixed(2)}`;
+    `${seconds(reply.seconds)} s, value ${reply.value.toFixed(2)}`;
   info(`${search.who} played ${reply.played} (${how})` +
        (reply.interrupted ? ": stopped, its best move so far" : ""));
   await render();
@@ -621,11 +647,14 @@ async function render() {
     : await req("state", { game_id: app.gameId, ply: app.view });
   const squares = await boardSquares();
   const active = canMove();
-  const next = active
-    ? (await req("legal", { game_id: app.gameId, prefix: app.clicks, limit: 0 })).next : [];
+  // every square of `next` takes a click; `marked` leaves out those a board need
+  // not show (a Phutball man may go on any empty point: only the ball is marked)
+  const { next, marked } = active
+    ? await req("legal", { game_id: app.gameId, prefix: app.clicks, limit: 0 })
+    : { next: [], marked: [] };
   const hinted = live && app.hints && app.hints.ply === app.state.ply
     ? app.hints.moves.slice(0, HINTS_SHOWN).map((h) => h.move) : [];
-  const targets = next.filter((t) => squares.has(t));
+  const targets = marked.filter((t) => squares.has(t));
   const picture = await req("svg", {
     game_id: app.gameId, ...(live ? {} : { ply: app.view }),
     options: { size: BOARD_SIZE, last_move: true, arrows: hinted, targets,
@@ -636,8 +665,32 @@ async function render() {
   drawControls();
   drawHints(live ? hinted : []);
   drawMoves();
-  $("position").textContent = app.shown.position;
+  showPosition();
   writeStore();
+}
+
+// The shown position's string: behind the copy button (it is long), in the
+// field below it only when the clipboard refused it.
+function showPosition() {
+  const button = $("copy-position"), text = app.shown.position;
+  if (button.dataset.position === text) return;
+  button.dataset.position = text;
+  $("copied").textContent = "";
+  $("position-text").hidden = true;
+}
+
+async function copyPosition() {
+  const text = $("copy-position").dataset.position || "";
+  try {
+    await navigator.clipboard.writeText(text);
+    $("copied").textContent = "Copied.";
+  } catch {  // no clipboard (a page not served from localhost or https): copy by hand
+    const field = $("position-text");
+    field.value = text;
+    field.hidden = false;
+    field.select();
+    $("copied").textContent = "Select and copy:";
+  }
 }
 
 function drawBoard(svg, targets) {
@@ -723,7 +776,7 @@ function drawStatus() {
     const move = app.view ? ` (${s.moves_played[app.view - 1]})` : "";
     $("viewing-text").textContent = app.view
       ? `The position after move ${app.view} of ${s.ply}${move}`
-      : `The start position (${s.ply} moves played)`;
+      : `The start position (${s.ply} move${s.ply === 1 ? "" : "s"} played)`;
   }
 }
 
@@ -802,6 +855,8 @@ function controls() {
 
   $("new-form").addEventListener("submit", (e) => { e.preventDefault(); act("New game", newGame); });
   $("game").addEventListener("change", () => buildOptions());
+  $("options").addEventListener("change", showDependentOptions);
+  $("options").addEventListener("input", showDependentOptions);
   $("computer").addEventListener("change", () => act("Computer", async () => {
     app.clicks = [];
     await render();
@@ -839,6 +894,7 @@ function controls() {
   });
   $("download").addEventListener("click", () => act("Export", () => exportRecord(false)));
   $("show-record").addEventListener("click", () => act("Export", () => exportRecord(true)));
+  $("copy-position").addEventListener("click", copyPosition);
 
   const board = $("board");
   board.addEventListener("click", (e) => {
