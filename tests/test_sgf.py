@@ -3,6 +3,7 @@ malformed input that must raise InvalidRecordError and nothing else."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -125,6 +126,59 @@ def test_reversi_passes(pass_value: str) -> None:
     [record] = read_sgf(f"(;GM[2]SZ[4]{body})")
     assert record.game() == game
     assert ";B[]" in write_sgf([record]) or ";W[]" in write_sgf([record])
+
+
+def test_reversi_moves_are_sgf_points() -> None:
+    """Reversi squares are written as SGF's two-letter points, as Quarry writes
+    them: f5 is ``fe`` (the row letter ``a`` for row 1)."""
+    game = brett.Reversi()
+    for move in ("f5", "d6", "c3", "d3", "c4"):
+        game.push(move)
+    text = write_sgf([Record.from_game(game)])
+    assert text == "(;FF[4]GM[2]SZ[8]\n;B[fe];W[df];B[cc];W[dc];B[cd])\n"
+    assert read_sgf(text)[0].game() == game
+
+
+MOVE_VALUE = re.compile(r";([BW])\[([^\]]*)\]")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("size", [4, 6, 8, 10, 12, 14, 16])
+def test_reversi_points_on_every_board_size(backend: str, size: int) -> None:
+    """Whole games on every size, blocked squares and all, are written in points
+    (``pp`` is p16) with every pass as ``B[]`` where it was played, and read
+    back exactly; on 16x16 ``pa`` is the square p1, not a pass."""
+    letters = "abcdefghijklmnop"[:size]
+    corners = set()
+    for seed in range(40):
+        options: dict[str, Any] = {"size": size}
+        if seed % 2 and size > 4:     # 4x4 has no square that may be blocked
+            options.update(holes="random", seed=seed)
+        game = played(backend, "reversi", options, seed, plies=10_000)
+        record = Record.from_game(game)
+        round_trip([record])
+        text = write_sgf([record])
+        values = [value for _, value in MOVE_VALUE.findall(text)]
+        moves = [str(m) for m in game.move_stack]
+        assert len(values) == len(moves)
+        for value, move in zip(values, moves, strict=True):
+            if move == "pass":
+                assert value == ""
+            else:
+                assert len(value) == 2 and value[0] == move[0] and value[1] in letters
+                assert int(move[1:]) == letters.index(value[1]) + 1
+        corners |= {value for value in values if value in ("pa", "pp", "aa", "ap")}
+    assert size != 16 or corners == {"pa", "pp", "aa", "ap"}, corners
+
+
+def test_reversi_setup_points() -> None:
+    """AB/AW are written in points too and read in either spelling."""
+    text = "(;GM[2]FF[4]SZ[6]AB[c3][d4][a1]AW[c4][d3]PL[W];W[b3])"
+    [record] = read_sgf(text)
+    written = write_sgf([record])
+    assert "AB[aa][cc][dd]AW[dc][cd]PL[W]" in written and ";W[bc]" in written
+    [again] = read_sgf(written.replace("BP[", "XX["))   # AB/AW alone make the start
+    assert again.start == record.start
 
 
 def test_reversi_setup_without_bp() -> None:

@@ -11,17 +11,20 @@ node is the main line, the others are variations (see docs/records.md)::
     ...     _ = game.push(move)
     >>> text = write_sgf([Record.from_game(game, Black="Ann")])
     >>> text
-    '(;FF[4]GM[2]SZ[8]PB[Ann]\\n;B[f5];W[d6];B[c3])\\n'
+    '(;FF[4]GM[2]SZ[8]PB[Ann]\\n;B[fe];W[df];B[cc])\\n'
     >>> read_sgf(text) == [Record.from_game(game, Black="Ann")]
     True
 
 Game numbers: 2 Reversi (``SZ[n]``), 14 Phutball (``SZ[cols:rows]``), 36 Focus.
-Moves are brett's notation in ``B[]`` / ``W[]`` (player 0 / player 1; a
-Reversi pass is ``B[]``) or, for Focus, ``MV[]`` (no colour: Focus has up to
-four players).  A start position other than the game's default is kept exactly
-in the private root property ``BP[<brett position string>]``; Reversi setups are
-also written as ``AB``/``AW``/``PL`` for other tools.  Headers without an SGF
-property go into ``BH[name:value]``, node properties whose names are not SGF
+Moves go in ``B[]`` / ``W[]`` (player 0 / player 1) or, for Focus, ``MV[]`` (no
+colour: Focus has up to four players).  Reversi squares are written as SGF's own
+two-letter points, as Quarry writes them (``B[fe]`` is f5: the column letter,
+then the row letter, ``a`` for row 1), and a pass as ``B[]``; reading takes
+these and brett's ``f5`` alike.  Phutball and Focus moves are brett's notation.
+A start position other than the game's default is kept exactly in the private
+root property ``BP[<brett position string>]``; Reversi setups are also written
+as ``AB``/``AW``/``PL`` (two-letter points) for other tools.  Headers without an
+SGF property go into ``BH[name:value]``, node properties whose names are not SGF
 property names into ``BN[name:value]``.
 
 Reading takes one pass with an explicit stack (no recursion) over at most
@@ -407,7 +410,10 @@ def _row_names(row: int, size: int) -> list[str]:
 
 
 def _reversi_square(value: str, size: int, key: str, offset: int, where: Where) -> str:
-    square = value.strip().lower()
+    square = value.strip()
+    if _POINT.fullmatch(square):    # SGF's point, as brett writes it: "dc" is d3
+        square = _square_of_point(square)
+    square = square.lower()
     column, number = square[:1], square[1:]
     row = ascii_int(number, 2)
     if not (column and column in "abcdefghijklmnop"[:size] and row is not None
@@ -468,28 +474,42 @@ def _left_out_pass(game: Game[Any], name: str, move: tuple[str, str, int]) -> bo
     (Quarry writes none): the other colour is to move and has no move but the
     pass.  Where it has a move, the record is refused as before."""
     key, value, _ = move
-    if name != "reversi" or key not in ("B", "W") or value.strip().lower() in PASSES:
+    if name != "reversi" or key not in ("B", "W") or \
+            _reversi_move(value.strip(), game.size) == "pass":  # type: ignore[attr-defined]
         return False
     player = game.current_player()
     return player in (0, 1) and player != "BW".index(key) and \
         [str(m) for m in game.legal_moves] == ["pass"]
 
 
-def _reversi_move(text: str) -> str:
+def _reversi_move(text: str, size: int) -> str:
     """SGF's own two-letter point (``fe``: column f, row e, that is f5), as
-    Quarry writes them, in brett's notation; any other text as it is."""
+    Quarry and brett write them, in brett's notation; a pass as ``pass``; any
+    other text as it is.  A point on the board is a point even where it spells
+    a pass (``pa`` is p1 on a 16x16 board, a pass on smaller ones)."""
+    point = _POINT.fullmatch(text)
+    if point and ord(text[0]) - ord("a") < size and ord(text[1]) - ord("a") < size:
+        return _square_of_point(text)
     if text.lower() in PASSES:      # "tt" included: a pass, as in FF[3]
         return "pass"
-    if _POINT.fullmatch(text):
-        return f"{text[0]}{ord(text[1]) - ord('a') + 1}"
-    return text
+    return _square_of_point(text) if point else text
+
+
+def _square_of_point(point: str) -> str:
+    """brett's square of an SGF point: ``fe`` is f5."""
+    return f"{point[0]}{ord(point[1]) - ord('a') + 1}"
+
+
+def _point_of_square(square: str) -> str:
+    """SGF's point of a brett Reversi square: ``f5`` is ``fe``, ``p16`` is ``pp``."""
+    return f"{square[0]}{chr(ord('a') + int(square[1:]) - 1)}"
 
 
 def _play(game: Game[Any], name: str, move: tuple[str, str, int], where: Where) -> str:
     key, value, offset = move
     text = value.strip()
     if name == "reversi":
-        text = _reversi_move(text)
+        text = _reversi_move(text, game.size)  # type: ignore[attr-defined]
     if key != "MV":
         if name == "focus" and game.num_players() != 2:
             raise where.error(offset, f"{key}[{value[:20]}]: Focus with more than two "
@@ -520,7 +540,14 @@ def _node_properties(node: Node, props: Props, where: Where) -> None:
 def write_sgf(records: Union[Record, Iterable[Record]]) -> str:
     """SGF FF[4] text of ``records`` (one game tree each) that :func:`read_sgf`
     reads back to equal records; :class:`InvalidRecordError` for a record SGF
-    cannot hold (Schuft, a move that does not replay, a comment on the root)."""
+    cannot hold (Schuft, a move that does not replay, a comment on the root).
+
+    Reversi (``GM[2]``) squares are SGF's two-letter points, always: ``B[fe]``
+    for f5, the row letter ``a`` for row 1, up to ``pp`` for p16, in the moves
+    and in ``AB``/``AW``; a pass is ``B[]`` / ``W[]``, written where it was
+    played (Quarry leaves forced passes out; it opens these files as they are,
+    and :func:`read_sgf` reads both).  Phutball and Focus moves are brett's
+    own notation (``B[e7]``, ``MV[d2-d3]``)."""
     return "".join(sgf_texts([records] if isinstance(records, Record) else records))
 
 
@@ -583,7 +610,7 @@ def _setup(name: str, game: Game[Any], start: str) -> str:
         for key, owner in (("AB", 0), ("AW", 1)):
             squares = [square for square, who in discs.items() if who == owner]
             if squares:
-                setup += key + "".join(f"[{square}]" for square in squares)
+                setup += key + "".join(f"[{_point_of_square(square)}]" for square in squares)
         setup += f"PL[{'BW'[game.current_player()]}]" if not game.is_over() else ""
     return f"{size}{setup}BP[{_escape(start)}]"
 
@@ -615,8 +642,11 @@ def _write_node(name: str, step: Step) -> str:
     move, node = str(step.move), step.node
     if name == "focus":
         text = f";MV[{_escape(move)}]"
+    elif move == "pass":
+        text = f";{'BW'[step.player]}[]"
     else:
-        text = f";{'BW'[step.player]}[{'' if move == 'pass' else _escape(move)}]"
+        point = _point_of_square(move) if name == "reversi" else _escape(move)
+        text = f";{'BW'[step.player]}[{point}]"
     if node.comment:
         text += f"C[{_escape(node.comment)}]"
     extra = []
