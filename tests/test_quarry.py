@@ -2,6 +2,8 @@
 ``gtp-rhino`` on a virtual X display (Xvfb), driven by xdotool as a person would
 drive it; the test reads the final board off a screenshot (ImageMagick's
 ``import``), saves the game from Quarry's menu and replays Quarry's SGF in brett.
+The other way round, Quarry opens games brett wrote (``quarry game.sgf``) and its
+screen shows brett's final board.
 
 Quarry keeps its engines in ``~/.quarry`` (a section per engine, named by the
 engine's ``name`` and ``version`` answers, and the engines of a new game under
@@ -21,7 +23,7 @@ from typing import Any
 import pytest
 
 import brett
-from brett.records import read
+from brett.records import Record, read, write
 from peers import peer
 
 GRID = bytes((0xCC, 0xEE, 0xBB))      # Quarry's Reversi grid colour (set in the config)
@@ -138,25 +140,26 @@ def _lines(counts: list[int]) -> list[float]:
     return [sum(run) / len(run) for run in runs]
 
 
-def board_on_screen(width: int, height: int, pixels: bytes) -> dict[str, int]:
-    """The discs Quarry shows: grid lines in the grid colour, each cell's colour
-    sampled off its centre (the last move's mark is a cross at the centre)."""
+def board_on_screen(width: int, height: int, pixels: bytes, size: int = 8) -> dict[str, int]:
+    """The discs Quarry shows on its ``size`` x ``size`` board: grid lines in the
+    grid colour, each cell's colour sampled off its centre (the last move's mark
+    is a cross at the centre)."""
     rows = [pixels[y * width * 3:(y + 1) * width * 3] for y in range(height)]
     ys = _lines([_count(row) for row in rows])
-    assert len(ys) == 9, f"no board on the screen: {ys}"
+    assert len(ys) == size + 1, f"no board on the screen: {ys}"
     y0 = int(ys[0]) + 3   # just under the top line: the cells' edges, no disc
     xs = _lines([int(rows[y0][x * 3:x * 3 + 3] == GRID) for x in range(width)])
-    assert len(xs) == len(ys) == 9, (xs, ys)
+    assert len(xs) == len(ys) == size + 1, (xs, ys)
     board = {}
-    for r in range(8):
-        for c in range(8):
+    for r in range(size):
+        for c in range(size):
             x = int(xs[c] + 0.7 * (xs[c + 1] - xs[c]))
             y = int(ys[r] + 0.7 * (ys[r + 1] - ys[r]))
             red, green, _ = (sum(rows[y + dy][(x + dx) * 3 + k] for dy in (-1, 0, 1)
                                  for dx in (-1, 0, 1)) // 9 for k in range(3))
             if green > red + 40:
                 continue                       # the green board: empty
-            board[f"{'abcdefgh'[c]}{r + 1}"] = 0 if red < 128 else 1
+            board[f"{'abcdefghijklmnop'[c]}{r + 1}"] = 0 if red < 128 else 1
     return board
 
 
@@ -243,6 +246,99 @@ def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
     [log] = [text for text in logs if "= brett" in text]
     assert "> time_settings 60 0 0" in log and "> time_left black " in log
     assert "> genmove black" in log and not re.search(r"^\s*\?", log, re.MULTILINE)
+
+
+def _with_a_pass() -> brett.Reversi:
+    """The first seeded whole 8x8 game with a (forced) pass in it."""
+    for seed in range(200):
+        game = brett.Reversi()
+        game.random_playout(seed=seed)
+        if any(move.is_pass for move in game.move_stack):
+            return game
+    raise AssertionError("no game with a pass in 200 seeds")
+
+
+def _partial_10x10() -> brett.Reversi:
+    """30 moves of a 10x10 game (Quarry's other Reversi size): rows up to ``j``."""
+    game = brett.Reversi(size=10)
+    game.random_playout(seed=1, max_plies=30)
+    return game
+
+
+APPEARANCE = """# Quarry configuration written by brett's tests
+[Reversi Board Appearance]
+Use background texture\t= false
+Background color\t= "#087834"
+Grid and labels color\t= "#cceebb"
+"""
+
+
+def board_shown(display: Display, size: int, expected: dict[str, int]) -> dict[str, int]:
+    """The board on screen as soon as it is ``expected``, else the last board read
+    twice alike in 30 s (Quarry may take a moment to draw or to follow a key)."""
+    deadline = time.monotonic() + 30
+    last: Any = None
+    steady: Any = None
+    while time.monotonic() < deadline:
+        try:
+            board = board_on_screen(*display.screenshot(), size=size)
+        except AssertionError:     # the board is not drawn yet
+            board = None
+        if board == expected:
+            return board
+        steady = board if board is not None and board == last else steady
+        last = board
+        time.sleep(0.5)
+    assert steady is not None, f"no {size}x{size} board on the screen: {last}"
+    return dict(steady)
+
+
+@pytest.mark.parametrize("make", [_with_a_pass, _partial_10x10],
+                         ids=["whole-8x8-with-passes", "partial-10x10"])
+def test_quarry_opens_a_game_brett_wrote(tmp_path: Path, make: Any) -> None:
+    """brett writes a game (``brett convert`` from JSON to SGF: two-letter points,
+    passes as ``B[]``); ``quarry game.sgf`` opens it at the start, and at the last
+    node (Go, Variation Last Node: Alt+End) its screen shows brett's final board,
+    square by square (the screenshot stays as ``quarry-opens-8x8.png`` or
+    ``quarry-opens-10x10.png``)."""
+    quarry = peer("quarry")
+    game = make()
+    size = game.size
+    start = brett.Reversi(size=size).piece_map()
+    final = game.piece_map()
+    assert final != start
+    source, sgf = tmp_path / "game.json", tmp_path / "game.sgf"
+    write([Record.from_game(game, Black="brett black", White="brett white")], source)
+    converted = subprocess.run([sys.executable, "-m", "brett", "convert", str(source), str(sgf)],
+                               capture_output=True, text=True, timeout=120)
+    assert converted.returncode == 0, converted.stderr
+    text = sgf.read_text()
+    assert f"GM[2]SZ[{size}]" in text and not re.search(r"[BW]\[[a-z][0-9]", text)
+    assert ("B[]" in text or "W[]" in text) == any(m.is_pass for m in game.move_stack)
+    (tmp_path / ".quarry").write_text(APPEARANCE)
+    display = Display(tmp_path)
+    try:
+        app = subprocess.Popen([quarry, str(sgf)], env=display.env, cwd=tmp_path,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except BaseException:
+        display.close()
+        raise
+    try:
+        window = display.window(r"brett white .* vs\. brett black .*game\.sgf")
+        assert board_shown(display, size, start) == start      # opened at the root
+        display.keys(window, "alt+End")                         # Variation Last Node
+        shown = board_shown(display, size, final)
+        display.screenshot(tmp_path / f"quarry-opens-{size}x{size}.png")
+        display.keys(window, "ctrl+q")
+        app.wait(30)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        display.close()
+    wrong = sorted(square for square in {*shown, *final}
+                   if shown.get(square) != final.get(square))
+    assert shown == final, f"Quarry shows {len(wrong)} squares unlike brett's: {wrong}"
 
 
 def test_a_missing_tool_starts_no_display(tmp_path: Path,
