@@ -118,13 +118,16 @@ static inline uint64_t brett_eg_neighbours(uint64_t X)
     return h | (row << 8) | (row >> 8);
 }
 
-/* The ordering key of a move from 16 empties: its fastest-first key (the
-   opponent's mobility) plus the shallow search's value of the child (the
-   opponent's prospects).  The shallow value alone misled: it chose lines where
-   the opponent kept moves, and #59 of the FFO set (a forced wipeout) never
-   finished; fastest-first alone finds it in ten thousand nodes. */
-#ifndef BRETT_EG_BLEND
-#define BRETT_EG_BLEND(key, shallow) ((key) + (shallow))
+/* From 16 empties a move's ordering key is the shallow search's value of the
+   child (the opponent's prospects), and when the mover is far ahead (some child
+   scores -BRETT_EG_LOPSIDED or less for the opponent: eight moves of mobility)
+   its fastest-first key (the opponent's mobility) plus that value.  The shallow
+   value alone misleads when the mover hunts a wipeout: it chose lines where the
+   opponent kept moves, and #59 of the FFO set (a forced wipeout, +64) never found
+   its score, which fastest first finds in some ten thousand nodes; in balanced
+   positions the value alone orders better (#45-#51 of the FFO set). */
+#ifndef BRETT_EG_LOPSIDED
+#define BRETT_EG_LOPSIDED 32
 #endif
 #define BRETT_EG_WIPEOUT_KEY (-2000000)  /* a move taking every disc of O: before
                                             the table's move (-1000000) */
@@ -689,14 +692,17 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
         /* Far from the end mobility alone misleads: a shallow search adds its
        view (not in a wipeout hunt, above, where keeping a disc is all). */
         const int depth = BRETT_EG_SHALLOW_DEPTH(n);
+        int value[64], lowest = 100000;
         for (i = 0; i < nm; i++) {
             b = (uint64_t)1 << list[i].sq;
-            if (list[i].key != BRETT_EG_WIPEOUT_KEY)
-                list[i].key = BRETT_EG_BLEND(list[i].key,
-                                             EG(shallow)(s, O ^ list[i].flips,
-                                                         P ^ list[i].flips ^ b, empty ^ b,
-                                                         depth, -100000, 100000));
+            value[i] = EG(shallow)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b,
+                                   depth, -100000, 100000);
+            if (value[i] < lowest)
+                lowest = value[i];
         }
+        for (i = 0; i < nm; i++)
+            if (list[i].key != BRETT_EG_WIPEOUT_KEY)
+                list[i].key = lowest <= -BRETT_EG_LOPSIDED ? list[i].key + value[i] : value[i];
     }
     for (i = 0; i < nm; i++)
         if (list[i].sq == ttmove && list[i].key != BRETT_EG_WIPEOUT_KEY)
