@@ -36,8 +36,9 @@
  * The search: negamax alpha-beta, fail-soft.  With many empties: a transposition
  * table (two-way buckets, keyed by both bitboards), principal variation search,
  * enhanced transposition cutoffs, a stability cutoff, and fastest-first move
- * ordering (the opponent's weighted mobility, from 16 empties plus a shallow
- * search's value) after a wipeout (a move taking every disc of the opponent)
+ * ordering (the opponent's weighted mobility; from 16 empties a shallow search's
+ * value, plus that mobility when the mover is far ahead) after a wipeout (a move
+ * taking every disc of the opponent)
  * and the table's move; when only keeping a disc matters (the window's top at
  * -squares + 2), moves that give the mover a stable disc come first.  Nearer
  * the end: the same ordering without the table, then parity ordering (moves in
