@@ -33,7 +33,7 @@ import platform
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -636,6 +636,11 @@ class Game(Generic[MoveT]):
         core = self._core
         return len(core.entries), core.key()
 
+    _table_leaf: ClassVar[Optional[int]] = 2
+    """perft through a table keyed by the state (the cores without a table of their
+    own for this board): subtrees of this many moves or fewer are counted by the
+    core itself, unkept; None: no such table (a game with dice)."""
+
     _search_plies = -1
     """brett.ai: the playout cap of a search when the player sets none (-1: the
     games end by themselves soon enough; a cut playout goes to the core's leader)."""
@@ -846,14 +851,18 @@ class Game(Generic[MoveT]):
         changed, and several threads may run perft on one game at once; Ctrl-C
         stops a compiled search within milliseconds.
 
-        With ``hash_mb`` (Reversi boards up to 8x8) the count keeps the subtrees
+        With ``hash_mb`` (every game without dice) the count keeps the subtrees
         it has counted in a transposition table of at most that many megabytes
         (MiB), made for this call and freed after it (with an ``executor``, each
         worker thread keeps one for the tasks it runs, for as long as it lives):
         a position reached again by another move order is counted once, and deep
-        counts take a fraction of the time.  ``symmetric=True``
-        keeps one entry for a position and its seven mirror images (square
-        boards without holes).  The counts are exact either way.
+        counts take a fraction of the time.  Reversi boards up to 8x8 have a
+        table in the core; other boards, Focus and Phutball one keyed by the
+        whole state, walked in Python above the core's own counts of the last
+        few moves (it pays at depths where positions repeat often: see
+        docs/reversi.md).  ``symmetric=True`` keeps one entry for a position
+        and its seven mirror images (square Reversi boards up to 8x8 without
+        holes).  The counts are exact either way.
 
         With ``threads`` above 1 (and no ``executor``) the ``tasks`` subtrees are
         counted on that many threads of this process, and with ``hash_mb`` all of
@@ -993,10 +1002,11 @@ class Game(Generic[MoveT]):
                        size_only: bool = False, kept: bool = False,
                        shared: bool = False) -> Callable[[Core, int], int]:
         """The perft of a core of this game to a depth: plain, or with one table of
-        ``hash_mb`` for all the counts it makes.  BrettError for a size or a board
-        that has no table (``size_only``: the size is checked, no table is made;
-        ``kept``: the table is this thread's kept one, see _kept_table;
-        ``shared``: several threads count through it at once)."""
+        ``hash_mb`` for all the counts it makes: the core's own (Reversi up to
+        8x8), else one keyed by the whole state.  BrettError for a size, or
+        symmetries, that the board has no table for (``size_only``: the size is
+        checked, no table is made; ``kept``: the table is this thread's kept one,
+        see _kept_table; ``shared``: several threads count through it at once)."""
         if not isinstance(symmetric, bool):
             raise BrettError(f"symmetric={symmetric!r:.40}: expected True or False")
         if hash_mb is None:
@@ -1004,10 +1014,12 @@ class Game(Generic[MoveT]):
                 raise BrettError("symmetric=True goes with a table: give hash_mb")
             return lambda core, depth: int(core.perft(depth, count_finished))
         size = _table_bytes(hash_mb)
-        make = getattr(self._core, "perft_table", None)
-        if make is None:
-            raise BrettError(f"{self.game_name} keeps no perft table: hash_mb is for "
-                             "Reversi boards up to 8x8")
+        if not self._has_own_table(count_finished, symmetric):
+            if symmetric:
+                raise BrettError("symmetric=True: the mirror images are kept for square "
+                                 "Reversi boards up to 8x8 without holes")
+            return self._state_counter(count_finished, size, size_only, kept)
+        make = self._core.perft_table  # type: ignore[attr-defined]
         try:
             if kept:
                 table = _kept_table(make, size, type(self._core))
@@ -1020,12 +1032,49 @@ class Game(Generic[MoveT]):
             try:
                 return int(cast("HashedCore", core).perft_hashed(depth, count_finished,
                                                               table, symmetric))
-            except ValueError as exc:  # a board without a table or symmetries
-                raise BrettError(f"hash_mb: {exc}") from None
             except OverflowError as exc:   # a count that would wrap
                 raise BrettError(f"perft({depth}): {exc}") from None
 
-        count(self._core, 0)   # refuses such a board now, not at the first count
+        return count
+
+    def _has_own_table(self, count_finished: bool, symmetric: bool) -> bool:
+        """Whether the core's own perft table holds this board (and its
+        symmetries, if asked for): Reversi's, up to 8x8."""
+        core = cast("HashedCore", self._core)
+        if getattr(core, "perft_table", None) is None:
+            return False
+        try:
+            core.perft_hashed(0, count_finished, core.perft_table(1, False), symmetric)
+        except ValueError:   # a board without a table or symmetries
+            return False
+        return True
+
+    def _state_counter(self, count_finished: bool, size: int, size_only: bool,
+                       kept: bool) -> Callable[[Core, int], int]:
+        """perft through a table keyed by the whole state (see _state_perft)."""
+        from ._core._state_perft import state_perft, state_table
+
+        leaf = self._table_leaf
+        if leaf is None:
+            raise BrettError(f"{self.game_name} keeps no perft table: hash_mb is for games "
+                             "without chance nodes")
+        root = self._core
+        if size_only:
+            table = None
+        elif kept:
+            table = _kept_table(lambda size: state_table(size, root), size,
+                                ("state", type(root)))
+        else:
+            try:
+                table = state_table(size, root)
+            except MemoryError:
+                raise BrettError(f"hash_mb={size / 2**20:g}: no memory for the table") \
+                    from None
+
+        def count(core: Core, depth: int) -> int:
+            assert table is not None, "a size_only counter counts nothing"
+            return state_perft(core, depth, count_finished, table, leaf)
+
         return count
 
     def _rng_seed(self, seed: Any) -> int:
@@ -1457,7 +1506,7 @@ def _perft_task(name: str, backend: str, position: str, depth: int, count_finish
 _KEPT = threading.local()
 
 
-def _kept_table(make: Callable[[int], Any], size: int, kind: type) -> Any:
+def _kept_table(make: Callable[[int], Any], size: int, kind: Hashable) -> Any:
     """The perft table this thread keeps for the tasks it runs: the next task of
     a parallel count finds the subtrees of the ones before (a table per task
     would count again every transposition between tasks).  One table a thread,

@@ -589,6 +589,7 @@ class Schuft(Game[Union[SchuftMove, Roll]]):
     """brett.ai searches a turn decision by decision; its playouts finish the turn
     in progress at random, play this many turns more and are then valued by the
     race (pieces home, the goal's holes, the way of the others; :doc:`docs/ai.md <ai>`)."""
+    _table_leaf = None   # the dice: a perft table keyed by state is for games without them
 
     def _exact_moves(self) -> Optional[list[tuple[Union[SchuftMove, Roll], float]]]:
         """With the player to move at the start of its turn, at most three pieces

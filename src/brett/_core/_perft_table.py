@@ -17,11 +17,12 @@ ENTRY_BYTES = 192
 
 
 class PerftTable:
-    """A hashed perft's table of at most about ``size`` bytes."""
+    """A hashed perft's table of at most about ``size`` bytes, each entry costing
+    about ``entry_bytes``."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, entry_bytes: int = ENTRY_BYTES) -> None:
         buckets = 1
-        while buckets * 2 * 2 * ENTRY_BYTES <= size and buckets < 1 << 40:
+        while buckets * 2 * 2 * entry_bytes <= size and buckets < 1 << 40:
             buckets *= 2
         self.size = size
         self._mask = buckets - 1

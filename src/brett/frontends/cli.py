@@ -119,7 +119,7 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                     help="count a finished game as a leaf at every greater depth")
         _add_option(parser, "--hash", top=top, type=float, metavar="MB",
                     help="keep counted subtrees in a table of MB MiB (each worker "
-                         "process its own; Reversi boards up to 8x8)")
+                         "process its own; games without dice)")
         _add_option(parser, "--symmetric", top=top, action="store_true",
                     help="with --hash: one entry for a position and its mirror images "
                          "(square boards without holes)")
