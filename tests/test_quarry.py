@@ -12,11 +12,13 @@ engine's ``name`` and ``version`` answers, and the engines of a new game under
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,26 @@ class Display:
         self.server.wait()
 
 
+@contextlib.contextmanager
+def quarry_on_a_display(home: Path, *args: str) -> Iterator[tuple[Display, Any]]:
+    """Quarry started with ``args`` on a fresh Xvfb display, ``home`` its HOME and
+    working folder; at the end it is killed if it still runs, and the display closed."""
+    display = Display(home)
+    try:
+        app = subprocess.Popen([peer("quarry"), *args], env=display.env, cwd=home,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except BaseException:
+        display.close()
+        raise
+    try:
+        yield display, app
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait()
+        display.close()
+
+
 def _lines(counts: list[int]) -> list[float]:
     """The middles of runs of indices whose count is near the largest."""
     top = max(counts)
@@ -190,17 +212,8 @@ def _over(board: dict[str, int]) -> bool:
 
 
 def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
-    quarry, rhino = peer("quarry"), peer("gtp-rhino")
-    (tmp_path / ".quarry").write_text(quarry_config(rhino))
-    display = Display(tmp_path)
-    try:
-        app = subprocess.Popen([quarry, f"--gtp-log={tmp_path}/gtp"], env=display.env,
-                               cwd=tmp_path, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    except BaseException:
-        display.close()
-        raise
-    try:
+    (tmp_path / ".quarry").write_text(quarry_config(peer("gtp-rhino")))
+    with quarry_on_a_display(tmp_path, f"--gtp-log={tmp_path}/gtp") as (display, app):
         display.keys(display.window("^Quarry Control Center$"), "alt+n")    # New Game
         new_game = display.window("^New Game$")
         display.keys(new_game, "alt+f")                                     # Forward
@@ -219,11 +232,6 @@ def test_quarry_plays_brett_against_gtp_rhino(tmp_path: Path) -> None:
             time.sleep(0.2)
         display.keys(game_window, "ctrl+q")
         app.wait(60)
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
-        display.close()
     # Quarry's own SGF (two-letter points, forced passes left out) read by brett
     [record] = read(saved)
     game = record.game()
@@ -301,7 +309,6 @@ def test_quarry_opens_a_game_brett_wrote(tmp_path: Path, make: Any) -> None:
     node (Go, Variation Last Node: Alt+End) its screen shows brett's final board,
     square by square (the screenshot stays as ``quarry-opens-8x8.png`` or
     ``quarry-opens-10x10.png``)."""
-    quarry = peer("quarry")
     game = make()
     size = game.size
     start = brett.Reversi(size=size).piece_map()
@@ -316,14 +323,7 @@ def test_quarry_opens_a_game_brett_wrote(tmp_path: Path, make: Any) -> None:
     assert f"GM[2]SZ[{size}]" in text and not re.search(r"[BW]\[[a-z][0-9]", text)
     assert ("B[]" in text or "W[]" in text) == any(m.is_pass for m in game.move_stack)
     (tmp_path / ".quarry").write_text(APPEARANCE)
-    display = Display(tmp_path)
-    try:
-        app = subprocess.Popen([quarry, str(sgf)], env=display.env, cwd=tmp_path,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except BaseException:
-        display.close()
-        raise
-    try:
+    with quarry_on_a_display(tmp_path, str(sgf)) as (display, app):
         window = display.window(r"brett white .* vs\. brett black .*game\.sgf")
         assert board_shown(display, size, start) == start      # opened at the root
         display.keys(window, "alt+End")                         # Variation Last Node
@@ -331,11 +331,6 @@ def test_quarry_opens_a_game_brett_wrote(tmp_path: Path, make: Any) -> None:
         display.screenshot(tmp_path / f"quarry-opens-{size}x{size}.png")
         display.keys(window, "ctrl+q")
         app.wait(30)
-    finally:
-        if app.poll() is None:
-            app.kill()
-            app.wait()
-        display.close()
     wrong = sorted(square for square in {*shown, *final}
                    if shown.get(square) != final.get(square))
     assert shown == final, f"Quarry shows {len(wrong)} squares unlike brett's: {wrong}"
