@@ -65,6 +65,7 @@ _cores = load_cores("phutball")
 LETTERS = "abcdefghjklmnopqrstuvwxyz"
 """Column letters, like Go: no ``i``."""
 DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+_SIDES = ("Up", "Down")   # players 0 and 1, by the goal line each attacks: top, bottom
 _DIRS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 _POINT = re.compile(r"([a-hj-z])([0-9]{1,2})")
 _SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})")
@@ -234,7 +235,7 @@ class Phutball(Game[PhutballMove]):
 
     def player_name(self, player: int) -> str:
         """Named by the goal line each attacks (the rules' player 0 and 1)."""
-        return ("Up (attacks the top)", "Down (attacks the bottom)")[player]
+        return f"{_SIDES[player]} (attacks the {('top', 'bottom')[player]})"
 
     def _name(self, cell: int) -> str:
         return f"{_letter(cell % self._cols)}{cell // self._cols}"
@@ -703,7 +704,7 @@ class Phutball(Game[PhutballMove]):
         else:
             mover = self.current_player()
             goal = rows if mover == 0 else 1
-            text = f"{('Up', 'Down')[mover]} to move (attacks row {goal})"
+            text = f"{_SIDES[mover]} to move (attacks row {goal})"
             if self._pending:
                 text += f", ball move {self._move_from_core(self._pending_path())} open"
             lines.append(text)
