@@ -33,18 +33,79 @@
  * busy machine) then finds the caller's CPU idle and can be moved there, instead
  * of waiting behind a caller that spins.  Nothing in a job's path sleeps for a
  * clock tick.
+ *
+ * Helpers do not always help.  Beside a busy process a helper shares a core with
+ * it and is preempted in the middle of chunks; on some virtual machines a helper
+ * woken from sleep lands on the caller's own CPU while the other is idle, and
+ * there it either waits behind the caller or takes turns with it.  Jobs then
+ * take longer than the caller alone.  Two remedies:
+ *
+ * - A helper that finds itself on the CPU where the caller opened the job moves
+ *   off it (brett_crew_leave: Linux only, its affinity narrowed for a moment).
+ * - The caller times its jobs both ways (brett_crew_timed), each from its start
+ *   to the start of the next job, so that what the caller does between jobs
+ *   counts too: a period one way, a short trial the other, then the faster way.
+ *   The means are fresh for each choice and leave out the first jobs after a
+ *   change of way (a helper waking, games' data moving between caches); trials
+ *   grow rarer while the way stays, so a quiet machine pays a trial alone about
+ *   once in 4,000 jobs.  While the caller runs alone the helpers sleep, except
+ *   during a trial alone, when they are woken as usual to claim nothing: a helper
+ *   that slept through the trial would be woken somewhere worse after it.
  */
 #ifndef BRETT_CREW_H
 #define BRETT_CREW_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "brett_handoff.h"
+#include "brett_interrupt.h"
 
 #ifndef BRETT_CREW_SPINS
 #define BRETT_CREW_SPINS 2000     /* polls for a job (or its end) before sleeping */
 #endif
-#define BRETT_CREW_MAX_ALONE 64     /* jobs without the helpers after late ones */
+#define BRETT_CREW_STANDBY_SPINS 40000 /* in a trial alone: longer than a job */
+#define BRETT_CREW_KINDS 4          /* kinds of job, timed apart */
+#define BRETT_CREW_SETTLE 8         /* jobs after a change of way that are not timed */
+#define BRETT_CREW_TRIAL 16         /* timed jobs of a trial of the other way */
+#define BRETT_CREW_BETWEEN 64       /* timed jobs between trials: at first and after */
+#define BRETT_CREW_BETWEEN_MAX 4096 /* a change of way, doubling while the way stays */
+
+#if defined(__linux__) && defined(_GNU_SOURCE)
+#include <sched.h>
+static int brett_crew_cpu(void)
+{
+    return sched_getcpu();
+}
+
+/* Move the calling thread off `cpu` to another of the CPUs it may run on, its
+ * affinity narrowed for a moment and then given back: 1 if it moved. */
+static int brett_crew_leave(int cpu)
+{
+    cpu_set_t mine, others;
+    int moved;
+    if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof mine, &mine) != 0)
+        return 0;
+    others = mine;
+    CPU_CLR(cpu, &others);
+    if (CPU_COUNT(&others) == 0 || sched_setaffinity(0, sizeof others, &others) != 0)
+        return 0;
+    moved = sched_getcpu() != cpu;
+    sched_setaffinity(0, sizeof mine, &mine);
+    return moved;
+}
+#else
+static int brett_crew_cpu(void)
+{
+    return -1;
+}
+
+static int brett_crew_leave(int cpu)
+{
+    (void)cpu;
+    return 0;
+}
+#endif
 
 /* Runs chunk `chunk` of the current job; called by any thread of the crew. */
 typedef void (*brett_crew_fn)(void *ctx, long chunk);
@@ -58,11 +119,21 @@ typedef struct {
     volatile long done;       /* chunks run */
     volatile long quitting;   /* 1: helpers return from serve */
     volatile long held;       /* 1: helpers claim nothing (a test hook) */
+    volatile long standby;    /* 1: woken helpers claim nothing (a trial alone) */
+    volatile long caller_cpu; /* where the caller opened the job (-1: unknown) */
     long nchunks;
     int helpers;              /* helper k in 1..helpers waits on wake[k] */
     int posted;               /* the helpers a job wakes: 0 once they are gone */
-    int alone;                /* jobs left that the caller runs without waking them */
-    int backoff;              /* how many jobs the next late helper costs it */
+    /* The way jobs run (1: with the helpers, 0: the caller alone); whether as a
+     * trial; jobs run this way so far, and how many it runs; the period's length
+     * in timed jobs; per kind and way, the number of timed jobs and their seconds;
+     * when the last job started, and its kind (-1: none yet). */
+    int helped, trial;
+    long streak, until, between;
+    long timed[BRETT_CREW_KINDS][2];
+    double seconds[BRETT_CREW_KINDS][2];
+    double last_start;
+    int last_kind;
     brett_crew_fn run;
     void *ctx;
     brett_handoff *wake;
@@ -100,10 +171,20 @@ static int brett_crew_init(brett_crew *c, long nchunks, int helpers)
     c->done = 0;
     c->quitting = 0;
     c->held = 0;
+    c->standby = 0;
+    c->caller_cpu = -1;
     c->nchunks = nchunks;
     c->helpers = 0;
     c->posted = 0;
-    c->alone = c->backoff = 0;
+    c->helped = 1;                          /* a period with the helpers first */
+    c->trial = 0;
+    c->streak = 0;
+    c->between = BRETT_CREW_BETWEEN;
+    c->until = BRETT_CREW_SETTLE + BRETT_CREW_BETWEEN;
+    memset(c->timed, 0, sizeof c->timed);
+    memset(c->seconds, 0, sizeof c->seconds);
+    c->last_start = 0;
+    c->last_kind = -1;
     c->run = NULL;
     c->ctx = NULL;
     c->wake = (brett_handoff *)calloc((size_t)helpers + 1, sizeof(brett_handoff));
@@ -157,44 +238,89 @@ static void brett_crew_take(brett_crew *c, long end)
     }
 }
 
-/* The caller: run every chunk of a job, with whatever help arrives in time.
- * A job that waited for a helper past the polls (a helper preempted in the middle
- * of a chunk: the machine is busy) makes the next jobs run without waking the
- * helpers, 1, 2, 4, ... up to BRETT_CREW_MAX_ALONE of them, the count doubling
- * while helpers keep coming late and starting over after a job they did not. */
-static void brett_crew_run(brett_crew *c, brett_crew_fn run, void *ctx)
+/* Whether jobs with the helpers are the faster way, by the mean jobs timed since
+ * the last choice, summed over the kinds timed both ways; with nothing to
+ * compare, they are. */
+static int brett_crew_helpers_win(const brett_crew *c)
 {
-    int k, helped = 0, late = 0;
+    double alone = 0, helped = 0;
+    int k;
+    for (k = 0; k < BRETT_CREW_KINDS; k++) {
+        if (c->timed[k][0] > 0 && c->timed[k][1] > 0) {
+            alone += c->seconds[k][0] / (double)c->timed[k][0];
+            helped += c->seconds[k][1] / (double)c->timed[k][1];
+        }
+    }
+    return helped <= alone;
+}
+
+/* Count a job of `kind` that took `took` seconds, and choose the way of the next:
+ * a period one way, then a trial the other, then the faster way for the next
+ * period (twice as long as the last if the way stays, the shortest if it changes). */
+static void brett_crew_timed(brett_crew *c, int kind, double took)
+{
+    int faster;
+    if (c->streak++ >= BRETT_CREW_SETTLE && kind >= 0 && kind < BRETT_CREW_KINDS) {
+        c->seconds[kind][c->helped] += took;
+        c->timed[kind][c->helped]++;
+    }
+    if (c->streak < c->until)
+        return;
+    if (c->trial) {
+        faster = brett_crew_helpers_win(c);
+        if (faster == c->helped)                /* the trial's way won */
+            c->between = BRETT_CREW_BETWEEN;
+        else if (c->between < BRETT_CREW_BETWEEN_MAX)
+            c->between *= 2;
+        c->helped = faster;
+        c->until = BRETT_CREW_SETTLE + c->between;
+        memset(c->timed, 0, sizeof c->timed);
+        memset(c->seconds, 0, sizeof c->seconds);
+    } else {
+        c->helped = !c->helped;
+        c->until = BRETT_CREW_SETTLE + BRETT_CREW_TRIAL;
+    }
+    c->trial = !c->trial;
+    c->streak = 0;
+}
+
+/* The caller: run every chunk of a job of `kind` (0..BRETT_CREW_KINDS-1), with
+ * whatever help arrives in time, when the helpers are the faster way. */
+static void brett_crew_run(brett_crew *c, int kind, brett_crew_fn run, void *ctx)
+{
+    int k, wake;
+    double start = brett_clock();
+    if (c->last_kind >= 0 && c->posted > 0)   /* the last job, and the caller's time after */
+        brett_crew_timed(c, c->last_kind, start - c->last_start);
+    c->last_start = start;
+    c->last_kind = kind;
+    wake = c->helped || c->trial;
     c->run = run;
     c->ctx = ctx;
+    brett_crew_store(&c->standby, !c->helped);
+    brett_crew_store(&c->caller_cpu, brett_crew_cpu());
     brett_crew_store(&c->done, 0);
     brett_crew_store(&c->ends, 0);          /* opens the job */
-    if (c->alone > 0) {
-        c->alone--;
-    } else {
-        helped = c->posted > 0;
-        for (k = 1; k <= c->posted; k++)
-            brett_handoff_post(&c->wake[k]);
-    }
+    for (k = 1; wake && k <= c->posted; k++)
+        brett_handoff_post(&c->wake[k]);
     brett_crew_take(c, BRETT_CREW_FRONT);
     /* A post left from an earlier job only makes this loop look again. */
     while (brett_handoff_load(&c->done) < c->nchunks)
-        late |= brett_handoff_wait_polls(&c->finish, BRETT_CREW_SPINS);
-    if (helped) {
-        c->backoff = late ? (c->backoff ? 2 * c->backoff : 1) : 0;
-        if (c->backoff > BRETT_CREW_MAX_ALONE)
-            c->backoff = BRETT_CREW_MAX_ALONE;
-        c->alone = c->backoff;
-    }
+        brett_handoff_wait_polls(&c->finish, BRETT_CREW_SPINS);
 }
 
 /* Helper k's life: take chunks whenever a job is open, until dismissed. */
 static void brett_crew_serve(brett_crew *c, int k)
 {
+    long cpu;
     while (!brett_handoff_load(&c->quitting)) {
-        if (!brett_handoff_load(&c->held))
+        cpu = brett_handoff_load(&c->caller_cpu);
+        if (cpu >= 0 && cpu == brett_crew_cpu())
+            brett_crew_leave((int)cpu);
+        if (!brett_handoff_load(&c->held) && !brett_handoff_load(&c->standby))
             brett_crew_take(c, BRETT_CREW_BACK);
-        brett_handoff_wait_polls(&c->wake[k], BRETT_CREW_SPINS);
+        brett_handoff_wait_polls(&c->wake[k], brett_handoff_load(&c->standby)
+                                 ? BRETT_CREW_STANDBY_SPINS : BRETT_CREW_SPINS);
     }
 }
 

@@ -12,7 +12,10 @@
  *   the crew            a caller and two helpers sharing 2,000 jobs of 40 chunks
  *                       (brett_crew.h): every chunk run once per job, with the
  *                       job's own input; the helpers take some; held helpers
- *                       take none and every job still finishes
+ *                       take none and every job still finishes; fed made-up
+ *                       times, the crew wakes helpers that are faster and lets
+ *                       slower ones sleep but for trials; on Linux, a thread
+ *                       leaves the CPU it is told to and gets its affinity back
  *   Ctrl-C polls        the countdown, the clock and the re-arming
  *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
  *                       the 8x8 start (3,005,288; 24,571,284 counting finished
@@ -33,6 +36,9 @@
  * Prints one line per check and "harness: N checks, 0 failed"; exits 1 on any
  * failure.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* as CPython's pyconfig.h does for the extensions: sched_getcpu */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,7 +350,7 @@ static long crew_jobs(CrewTest *t, long jobs, brett_crew_fn fn)
     for (j = 0; j < jobs; j++) {
         t->job = j;
         memset(t->runs, 0, sizeof t->runs);
-        brett_crew_run(&t->crew, fn, t);
+        brett_crew_run(&t->crew, (int)(j % 3), fn, t);
         for (c = 0; c < CREW_CHUNKS; c++) {
             if (t->runs[c] != 1 || t->out[c] != crew_answer(j, c)) {
                 wrong++;
@@ -395,6 +401,56 @@ static void check_crew(void)
                spins[phase], (long)t.by_helpers, (long)CREW_JOBS * CREW_CHUNKS,
                CREW_JOBS / 10);
     }
+}
+
+/* The crew's choice of way, fed made-up times: `helped` and `alone` seconds per
+ * job of each kind (kind k takes k + 1 times as long); the share of jobs for
+ * which the helpers were woken. */
+static double crew_choice(double helped, double alone, long jobs)
+{
+    brett_crew c;
+    long j, woken = 0;
+    int kind;
+    memset(&c, 0, sizeof c);
+    if (brett_crew_init(&c, 1, 1) < 0)
+        return -1;
+    for (j = 0; j < jobs; j++) {
+        kind = (int)(j % 3);
+        woken += c.helped;
+        brett_crew_timed(&c, kind, (kind + 1) * (c.helped ? helped : alone));
+    }
+    brett_crew_free(&c);
+    return (double)woken / (double)jobs;
+}
+
+static void check_crew_choice(void)
+{
+    double faster = crew_choice(3e-5, 5.3e-5, 20000), slower = crew_choice(5.8e-5, 5.3e-5, 20000);
+    CHECK(faster > 0.98, "crew: faster helpers woken for %.3f of the jobs", faster);
+    CHECK(slower < 0.03, "crew: slower helpers woken for %.3f of the jobs", slower);
+    printf("crew: faster helpers woken for %.1f%% of the jobs, 10%% slower ones for %.1f%%\n",
+           100 * faster, 100 * slower);
+}
+
+/* A helper on the caller's CPU moves off it (Linux): here the harness's own thread. */
+static void check_crew_leave(void)
+{
+#if defined(__linux__)
+    cpu_set_t before, after;
+    int cpu = brett_crew_cpu(), moved;
+    if (cpu < 0 || sched_getaffinity(0, sizeof before, &before) != 0 || CPU_COUNT(&before) < 2) {
+        printf("crew: one CPU here, no move to check\n");
+        return;
+    }
+    moved = brett_crew_leave(cpu);
+    CHECK(moved, "crew: the thread did not leave CPU %d", cpu);
+    CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after),
+          "crew: the thread's affinity was not given back");
+    printf("crew: the thread left CPU %d and got its %d CPUs back\n", cpu, CPU_COUNT(&after));
+#else
+    CHECK(brett_crew_cpu() == -1 && !brett_crew_leave(0), "crew: a move off a CPU outside Linux");
+    printf("crew: no move off a CPU outside Linux\n");
+#endif
 }
 
 /* ---- positions */
@@ -745,6 +801,8 @@ int main(void)
     check_rng();
     check_handoff();
     check_crew();
+    check_crew_choice();
+    check_crew_leave();
     check_interrupt();
     check_kernels();
     check_shared_table();

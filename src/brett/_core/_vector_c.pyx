@@ -31,7 +31,7 @@ cdef extern from "brett_crew.h" nogil:
         int helpers
     int brett_crew_init(brett_crew *c, long nchunks, int helpers)
     void brett_crew_free(brett_crew *c)
-    void brett_crew_run(brett_crew *c, brett_crew_fn run, void *ctx)
+    void brett_crew_run(brett_crew *c, int kind, brett_crew_fn run, void *ctx)
     void brett_crew_serve(brett_crew *c, int k)
     void brett_crew_dismiss(brett_crew *c)
     void brett_crew_abandon(brett_crew *c)
@@ -349,7 +349,7 @@ cdef class Stepper:
         """Run ``job`` over every environment; the first env refused, or -1."""
         cdef long k
         self.job = job
-        brett_crew_run(&self.crew, _crew_chunk, <void *>self)
+        brett_crew_run(&self.crew, <int>job, _crew_chunk, <void *>self)
         for k in range(self.crew.nchunks):
             if self.bad[k] >= 0:
                 return self.bad[k]
