@@ -28,20 +28,21 @@
  * A helper that finds nothing waits on its own hand-off (brett_handoff.h: it
  * polls for a while, then sleeps on a lock), which the caller posts once per job:
  * a cheap swap unless the helper is asleep.  The caller waiting for a chunk still
- * running does the same on its own hand-off, which the helper that runs a job's
- * last chunk posts: a helper that was preempted in the middle of a chunk (by a
- * busy machine) then finds the caller's CPU idle and can be moved there, instead
- * of waiting behind a caller that spins.  Nothing in a job's path sleeps for a
- * clock tick.
+ * running polls, then sleeps on its own hand-off, which the helper that runs a
+ * job's last chunk posts.  Nothing in a job's path sleeps for a clock tick.
  *
  * Helpers do not always help.  Beside a busy process a helper shares a core with
- * it and is preempted in the middle of chunks; on some virtual machines a helper
- * woken from sleep lands on the caller's own CPU while the other is idle, and
- * there it either waits behind the caller or takes turns with it.  Jobs then
- * take longer than the caller alone.  Two remedies:
+ * it and is preempted in the middle of chunks, for a whole time slice of the
+ * other process; on some virtual machines a helper woken from sleep lands on the
+ * caller's own CPU while the other is idle, and there it waits behind the caller
+ * or takes turns with it.  Jobs then take longer than the caller alone.  So:
  *
  * - A helper that finds itself on the CPU where the caller opened the job moves
- *   off it (brett_crew_leave: Linux only, its affinity narrowed for a moment).
+ *   off it (brett_crew_leave).
+ * - A caller that has polled in vain for a helper's chunk pulls that helper onto
+ *   its own CPU before it sleeps (brett_crew_pull): a preempted helper then runs
+ *   at once on the CPU the caller leaves idle, and takes its CPUs back after.
+ *   Both moves narrow a thread's affinity for a moment (Linux only).
  * - The caller times its jobs both ways (brett_crew_timed), each from its start
  *   to the start of the next job, so that what the caller does between jobs
  *   counts too: a period one way, a short trial the other, then the faster way.
@@ -73,9 +74,41 @@
 
 #if defined(__linux__) && defined(_GNU_SOURCE)
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+typedef cpu_set_t brett_crew_cpus;
+
 static int brett_crew_cpu(void)
 {
     return sched_getcpu();
+}
+
+static long brett_crew_tid(void)
+{
+    return (long)syscall(SYS_gettid);
+}
+
+/* The CPUs the calling thread may run on (0), or give them back (1, `cpus` as
+ * read before). */
+static void brett_crew_affinity(brett_crew_cpus *cpus, int give_back)
+{
+    if (give_back && CPU_COUNT(cpus) > 0)
+        sched_setaffinity(0, sizeof *cpus, cpus);
+    else if (sched_getaffinity(0, sizeof *cpus, cpus) != 0)
+        CPU_ZERO(cpus);
+}
+
+/* Put thread `tid` on `cpu` alone, until it gives itself its CPUs back: a helper
+ * preempted in the middle of a chunk then runs on the CPU that the caller leaves
+ * idle while it waits for that chunk. */
+static void brett_crew_pull(long tid, int cpu)
+{
+    cpu_set_t only;
+    if (tid <= 0 || cpu < 0 || cpu >= CPU_SETSIZE)
+        return;
+    CPU_ZERO(&only);
+    CPU_SET(cpu, &only);
+    sched_setaffinity((pid_t)tid, sizeof only, &only);
 }
 
 /* Move the calling thread off `cpu` to another of the CPUs it may run on, its
@@ -95,9 +128,28 @@ static int brett_crew_leave(int cpu)
     return moved;
 }
 #else
+typedef int brett_crew_cpus;
+
 static int brett_crew_cpu(void)
 {
     return -1;
+}
+
+static long brett_crew_tid(void)
+{
+    return 0;
+}
+
+static void brett_crew_affinity(brett_crew_cpus *cpus, int give_back)
+{
+    (void)cpus;
+    (void)give_back;
+}
+
+static void brett_crew_pull(long tid, int cpu)
+{
+    (void)tid;
+    (void)cpu;
 }
 
 static int brett_crew_leave(int cpu)
@@ -113,6 +165,12 @@ typedef void (*brett_crew_fn)(void *ctx, long chunk);
 #define BRETT_CREW_MAX_CHUNKS 16384       /* front and back each fit in 15 bits */
 #define BRETT_CREW_FRONT 1L
 #define BRETT_CREW_BACK (1L << 15)
+
+/* What the caller knows of helper k: its thread id (0: not known), whether it is
+ * running a chunk, whether the caller pulled it onto its own CPU. */
+typedef struct {
+    volatile long tid, running, pulled;
+} brett_crew_mate;
 
 typedef struct {
     volatile long ends;       /* chunks claimed from the front, and (x 2^15) the back */
@@ -137,6 +195,7 @@ typedef struct {
     brett_crew_fn run;
     void *ctx;
     brett_handoff *wake;
+    brett_crew_mate *mates;
     brett_handoff finish;     /* the caller's: posted by the helper that ends a job */
 } brett_crew;
 
@@ -188,7 +247,8 @@ static int brett_crew_init(brett_crew *c, long nchunks, int helpers)
     c->run = NULL;
     c->ctx = NULL;
     c->wake = (brett_handoff *)calloc((size_t)helpers + 1, sizeof(brett_handoff));
-    if (c->wake == NULL || brett_handoff_init(&c->finish) < 0)
+    c->mates = (brett_crew_mate *)calloc((size_t)helpers + 1, sizeof(brett_crew_mate));
+    if (c->wake == NULL || c->mates == NULL || brett_handoff_init(&c->finish) < 0)
         return -1;
     for (k = 1; k <= helpers; k++) {
         if (brett_handoff_init(&c->wake[k]) < 0)
@@ -207,7 +267,9 @@ static void brett_crew_free(brett_crew *c)
         free(c->wake);
         brett_handoff_free(&c->finish);
     }
+    free(c->mates);
     c->wake = NULL;
+    c->mates = NULL;
     c->helpers = c->posted = 0;
 }
 
@@ -227,12 +289,17 @@ static long brett_crew_claim(brett_crew *c, long end)
     }
 }
 
-/* Claim and run chunks of the open job from one end until none is left. */
-static void brett_crew_take(brett_crew *c, long end)
+/* Claim and run chunks of the open job from one end until none is left: the
+ * caller from the front, helper `mate` from the back. */
+static void brett_crew_take(brett_crew *c, long end, brett_crew_mate *mate)
 {
     long chunk;
     while ((chunk = brett_crew_claim(c, end)) >= 0) {
+        if (mate != NULL)
+            brett_crew_store(&mate->running, 1);
         c->run(c->ctx, chunk);
+        if (mate != NULL)
+            brett_crew_store(&mate->running, 0);
         if (brett_crew_add(&c->done, 1) == c->nchunks - 1 && end == BRETT_CREW_BACK)
             brett_handoff_post(&c->finish);     /* the job's last chunk: wake the caller */
     }
@@ -284,6 +351,19 @@ static void brett_crew_timed(brett_crew *c, int kind, double took)
     c->streak = 0;
 }
 
+/* The caller, after polling for a job's last chunks: pull the helpers still
+ * running one onto its own CPU, which it leaves idle while it waits. */
+static void brett_crew_pull_late(brett_crew *c)
+{
+    int k, cpu = (int)brett_handoff_load(&c->caller_cpu);
+    for (k = 1; k <= c->posted; k++) {
+        if (brett_handoff_load(&c->mates[k].running)) {
+            brett_crew_store(&c->mates[k].pulled, 1);
+            brett_crew_pull(brett_handoff_load(&c->mates[k].tid), cpu);
+        }
+    }
+}
+
 /* The caller: run every chunk of a job of `kind` (0..BRETT_CREW_KINDS-1), with
  * whatever help arrives in time, when the helpers are the faster way. */
 static void brett_crew_run(brett_crew *c, int kind, brett_crew_fn run, void *ctx)
@@ -303,22 +383,34 @@ static void brett_crew_run(brett_crew *c, int kind, brett_crew_fn run, void *ctx
     brett_crew_store(&c->ends, 0);          /* opens the job */
     for (k = 1; wake && k <= c->posted; k++)
         brett_handoff_post(&c->wake[k]);
-    brett_crew_take(c, BRETT_CREW_FRONT);
+    brett_crew_take(c, BRETT_CREW_FRONT, NULL);
+    for (k = 0; k < BRETT_CREW_SPINS && brett_handoff_load(&c->done) < c->nchunks; k++)
+        BRETT_PAUSE();
+    if (brett_handoff_load(&c->done) < c->nchunks)
+        brett_crew_pull_late(c);
     /* A post left from an earlier job only makes this loop look again. */
     while (brett_handoff_load(&c->done) < c->nchunks)
-        brett_handoff_wait_polls(&c->finish, BRETT_CREW_SPINS);
+        brett_handoff_wait_polls(&c->finish, 0);
 }
 
 /* Helper k's life: take chunks whenever a job is open, until dismissed. */
 static void brett_crew_serve(brett_crew *c, int k)
 {
+    brett_crew_mate *mate = &c->mates[k];
+    brett_crew_cpus mine;
     long cpu;
+    brett_crew_affinity(&mine, 0);
+    brett_crew_store(&mate->tid, brett_crew_tid());
     while (!brett_handoff_load(&c->quitting)) {
+        if (brett_handoff_load(&mate->pulled)) {
+            brett_crew_store(&mate->pulled, 0);
+            brett_crew_affinity(&mine, 1);
+        }
         cpu = brett_handoff_load(&c->caller_cpu);
         if (cpu >= 0 && cpu == brett_crew_cpu())
             brett_crew_leave((int)cpu);
         if (!brett_handoff_load(&c->held) && !brett_handoff_load(&c->standby))
-            brett_crew_take(c, BRETT_CREW_BACK);
+            brett_crew_take(c, BRETT_CREW_BACK, mate);
         brett_handoff_wait_polls(&c->wake[k], brett_handoff_load(&c->standby)
                                  ? BRETT_CREW_STANDBY_SPINS : BRETT_CREW_SPINS);
     }
@@ -342,6 +434,7 @@ static BRETT_CREW_INLINE void brett_crew_abandon(brett_crew *c)
     c->quitting = 1;
     c->posted = c->helpers = 0;
     c->wake = NULL;
+    c->mates = NULL;
 }
 
 #endif

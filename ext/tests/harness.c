@@ -15,7 +15,8 @@
  *                       take none and every job still finishes; fed made-up
  *                       times, the crew wakes helpers that are faster and lets
  *                       slower ones sleep but for trials; on Linux, a thread
- *                       leaves the CPU it is told to and gets its affinity back
+ *                       leaves the CPU it is told to, is pulled onto one, and
+ *                       gets its affinity back
  *   Ctrl-C polls        the countdown, the clock and the re-arming
  *   Reversi kernels     every level this CPU runs: perft(9) and perft(10) of
  *                       the 8x8 start (3,005,288; 24,571,284 counting finished
@@ -432,24 +433,35 @@ static void check_crew_choice(void)
            100 * faster, 100 * slower);
 }
 
-/* A helper on the caller's CPU moves off it (Linux): here the harness's own thread. */
-static void check_crew_leave(void)
+/* A helper on the caller's CPU moves off it, and a late one is pulled onto the
+ * caller's (Linux): here the harness's own thread, both ways. */
+static void check_crew_moves(void)
 {
 #if defined(__linux__)
-    cpu_set_t before, after;
-    int cpu = brett_crew_cpu(), moved;
-    if (cpu < 0 || sched_getaffinity(0, sizeof before, &before) != 0 || CPU_COUNT(&before) < 2) {
+    brett_crew_cpus before, after;
+    int cpu = brett_crew_cpu(), moved, pulled;
+    brett_crew_affinity(&before, 0);
+    if (cpu < 0 || CPU_COUNT(&before) < 2) {
         printf("crew: one CPU here, no move to check\n");
         return;
     }
     moved = brett_crew_leave(cpu);
+    brett_crew_affinity(&after, 0);
     CHECK(moved, "crew: the thread did not leave CPU %d", cpu);
-    CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after),
-          "crew: the thread's affinity was not given back");
-    printf("crew: the thread left CPU %d and got its %d CPUs back\n", cpu, CPU_COUNT(&after));
+    CHECK(CPU_EQUAL(&before, &after), "crew: the thread's affinity was not given back");
+    brett_crew_pull(brett_crew_tid(), cpu);
+    pulled = brett_crew_cpu() == cpu;
+    brett_crew_affinity(&after, 0);
+    CHECK(pulled && CPU_COUNT(&after) == 1, "crew: the thread was not pulled onto CPU %d", cpu);
+    brett_crew_affinity(&before, 1);
+    brett_crew_affinity(&after, 0);
+    CHECK(CPU_EQUAL(&before, &after), "crew: the pulled thread did not get its CPUs back");
+    printf("crew: the thread left CPU %d, was pulled back onto it, and got its %d CPUs back\n",
+           cpu, CPU_COUNT(&after));
 #else
-    CHECK(brett_crew_cpu() == -1 && !brett_crew_leave(0), "crew: a move off a CPU outside Linux");
-    printf("crew: no move off a CPU outside Linux\n");
+    CHECK(brett_crew_cpu() == -1 && !brett_crew_leave(0) && brett_crew_tid() == 0,
+          "crew: a move off a CPU outside Linux");
+    printf("crew: threads are not moved outside Linux\n");
 #endif
 }
 
@@ -802,7 +814,7 @@ int main(void)
     check_handoff();
     check_crew();
     check_crew_choice();
-    check_crew_leave();
+    check_crew_moves();
     check_interrupt();
     check_kernels();
     check_shared_table();
