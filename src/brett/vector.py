@@ -26,7 +26,8 @@ returned without copying: read them (or copy them) before the next step.
   :class:`~brett.BrettError` naming the first bad game, and no game changes.
 * ``threads=k`` starts k-1 helper threads that step the games with the calling
   thread, without the GIL: each takes small chunks of the games until none is
-  left, so a step never waits for a helper that is late or asleep; ``close()``
+  left, so a step never waits for a helper that is late or asleep, and the calling
+  thread steps alone while the helpers prove slower (a busy machine); ``close()``
   (or garbage collection) stops them, and the environment still steps in the
   calling thread.  One caller thread at a time: a second one
   is refused with a :class:`~brett.BrettError`.
