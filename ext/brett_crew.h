@@ -117,14 +117,15 @@ static int brett_crew_leave(int cpu)
 {
     cpu_set_t mine, others;
     int moved;
-    if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof mine, &mine) != 0)
+    if (cpu < 0 || cpu >= CPU_SETSIZE)
         return 0;
+    brett_crew_affinity(&mine, 0);
     others = mine;
     CPU_CLR(cpu, &others);
     if (CPU_COUNT(&others) == 0 || sched_setaffinity(0, sizeof others, &others) != 0)
         return 0;
     moved = sched_getcpu() != cpu;
-    sched_setaffinity(0, sizeof mine, &mine);
+    brett_crew_affinity(&mine, 1);
     return moved;
 }
 #else

@@ -91,23 +91,19 @@ static void brett_handoff_post(brett_handoff *h)
         PyThread_release_lock(h->lock);
 }
 
-/* Wait for a post: poll `polls` times, then sleep on the lock.  1 if the post
- * did not come while polling, else 0. */
-static int brett_handoff_wait_polls(brett_handoff *h, long polls)
+/* Wait for a post: poll `polls` times, then sleep on the lock. */
+static void brett_handoff_wait_polls(brett_handoff *h, long polls)
 {
     long i;
-    int late = 0;
     for (i = 0; i < polls; i++) {
         if (brett_handoff_load(&h->word) == 2)
             goto taken;
         BRETT_PAUSE();
     }
-    late = 1;
     if (brett_handoff_cas(&h->word, 0, 1))
         PyThread_acquire_lock(h->lock, WAIT_LOCK);   /* the post releases it */
 taken:
     brett_handoff_swap(&h->word, 0);
-    return late;
 }
 
 #endif
