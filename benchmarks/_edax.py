@@ -10,11 +10,17 @@ import tempfile
 from pathlib import Path
 
 
+def _home(binary: Path) -> Path:
+    """The folder Edax runs in: the one holding data/eval.dat, the binary's or the
+    one above it."""
+    return next((d for d in (binary.parent, binary.parent.parent)
+                 if (d / "data" / "eval.dat").exists()), binary.parent)
+
+
 def edax_count(binary: Path, command: str, depth: int, *options: str) -> tuple[int, float]:
     """Edax's ``command depth`` (``perft`` or ``count games``) from the start:
     (the count at ``depth``, Edax's own CPU seconds for that depth)."""
-    home = next((d for d in (binary.parent, binary.parent.parent)
-                 if (d / "data" / "eval.dat").exists()), binary.parent)
+    home = _home(binary)
     process = subprocess.Popen([str(binary), "-n", "1", *options], cwd=home,
                                text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL)
@@ -40,8 +46,7 @@ def edax_solve(binary: Path, position: str, seconds: float) -> tuple[int, str, i
     """Edax's exact solve of one position (``-solve`` at level 60, one thread: no
     selective search), in brett's position string: (score, its best move, nodes,
     its own seconds), or None when it has not finished within ``seconds``."""
-    home = next((d for d in (binary.parent, binary.parent.parent)
-                 if (d / "data" / "eval.dat").exists()), binary.parent)
+    home = _home(binary)
     rows, side = position.split()
     board = rows.replace("/", "").upper()
     with tempfile.TemporaryDirectory() as folder:
