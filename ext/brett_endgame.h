@@ -19,6 +19,8 @@
  *   BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level);
  *   int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int alpha,
  *                          int beta, BrettInterrupt *it, uint64_t *nodes);
+ *   int brett_solver_move(const BrettSolver *s, uint64_t P, uint64_t O);
+ *   void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval);
  *   void brett_solver_free(BrettSolver *s);
  *       The same with a context that keeps its transposition table (2^tt_bits
  *       entries of 24 bytes, tt_bits 0..26, 0: none) from call to call: for
@@ -28,7 +30,12 @@
  *       `level` caps the kernels (BRETT_RV_PORTABLE, BRETT_RV_AVX2,
  *       BRETT_RV_AVX512 of brett_reversi.h): the fastest this CPU runs up to it
  *       is used.  NULL if out of memory.  A solver is used by one thread at a
- *       time; several solvers run in parallel.
+ *       time; several solvers run in parallel.  brett_solver_move: the best (or
+ *       refuting) square the table holds for (P, O) after a search of it, 64 if
+ *       none: the move to try first when one best move is wanted.
+ *       brett_solver_set_eval: an evaluation that orders the moves from 16
+ *       empties (brett_eval.h's patterns, about half the nodes), NULL for none
+ *       (mobility and corners); it must outlive the solver's searches.
  *
  * Before the first call, the module must have called brett_rv_init() once (as
  * every user of brett_reversi.h does: it fills the ray tables).
@@ -36,10 +43,9 @@
  * The search: negamax alpha-beta, fail-soft.  With many empties: a transposition
  * table (two-way buckets, keyed by both bitboards), principal variation search,
  * enhanced transposition cutoffs, a stability cutoff, and fastest-first move
- * ordering (the opponent's weighted mobility; from 16 empties a shallow search's
- * value, plus that mobility when the mover is far ahead) after a wipeout (a move
- * taking every disc of the opponent)
- * and the table's move; when only keeping a disc matters (the window's top at
+ * ordering (the opponent's weighted mobility; from 16 empties plus a shallow
+ * search's value by the evaluation, see BRETT_EG_EVAL_UNIT) after a wipeout (a
+ * move taking every disc of the opponent) and the table's move; when only keeping a disc matters (the window's top at
  * -squares + 2), moves that give the mover a stable disc come first.  Nearer
  * the end: the same ordering without the table, then parity ordering (moves in
  * regions with an odd number of empties first) without move generation, and a
@@ -83,6 +89,14 @@ typedef struct {
     uint8_t empties;                /* replacement priority */
 } BrettSolveEntry;
 
+/* An evaluation for ordering moves (brett_eval.h's pattern sum): `eval(ctx, P, O)`
+   is P's prospects in 1/scale discs.  Read only, so solvers may share one. */
+typedef struct {
+    int (*eval)(const void *ctx, uint64_t P, uint64_t O);
+    const void *ctx;
+    int scale;
+} BrettSolverEval;
+
 struct BrettSolver;
 typedef int (*brett_eg_root_fn)(struct BrettSolver *s, uint64_t P, uint64_t O, int alpha,
                                 int beta);
@@ -96,6 +110,7 @@ typedef struct BrettSolver {
     uint64_t nodes;
     BrettInterrupt *it;
     brett_eg_root_fn root;
+    const BrettSolverEval *eval;    /* NULL: mobility and corners order */
 } BrettSolver;
 
 /* The four quadrants, for parity: quadrant of sq = (col >= 4) + 2 * (row >= 4). */
@@ -119,19 +134,31 @@ static inline uint64_t brett_eg_neighbours(uint64_t X)
     return h | (row << 8) | (row >> 8);
 }
 
-/* From 16 empties a move's ordering key is the shallow search's value of the
-   child (the opponent's prospects), and when the mover is far ahead (some child
-   scores -BRETT_EG_LOPSIDED or less for the opponent: eight moves of mobility)
-   its fastest-first key (the opponent's mobility) plus that value.  The shallow
-   value alone misleads when the mover hunts a wipeout: it chose lines where the
-   opponent kept moves, and #59 of the FFO set (a forced wipeout, +64) never found
-   its score, which fastest first finds in some ten thousand nodes; in balanced
-   positions the value alone orders better (#45-#51 of the FFO set). */
+/* From 16 empties a move's ordering key adds the shallow search's value of the
+   child (the opponent's prospects) to its fastest-first key (the opponent's
+   mobility) when the solver has an evaluation (brett_eval.h's patterns: a disc
+   counts BRETT_EG_EVAL_UNIT, two moves of the opponent's mobility one disc); it
+   halves the nodes of FFO #40-#47 against mobility and corners alone.  Without
+   one, the value is mobility and corners, and counts alone unless the mover is
+   far ahead (some child scores -BRETT_EG_LOPSIDED or less for the opponent:
+   eight moves of mobility): in balanced positions it orders better alone
+   (#45-#51).  Far ahead (for the patterns, BRETT_EG_EVAL_LOPSIDED discs) the
+   key alone orders: the mover hunts a wipeout, which fastest first finds (#59,
+   +64, in some twenty thousand nodes) and the value misleads (its lines keep
+   the opponent's discs: over a billion nodes). */
 #ifndef BRETT_EG_LOPSIDED
 #define BRETT_EG_LOPSIDED 32
 #endif
 #define BRETT_EG_WIPEOUT_KEY (-2000000)  /* a move taking every disc of O: before
                                             the table's move (-1000000) */
+
+#ifndef BRETT_EG_EVAL_UNIT
+#define BRETT_EG_EVAL_UNIT 32
+#endif
+#ifndef BRETT_EG_EVAL_LOPSIDED
+#define BRETT_EG_EVAL_LOPSIDED 32
+#endif
+#define BRETT_EG_FINISHED 4096      /* a finished game's win, beyond every guess */
 
 #ifndef BRETT_EG_POT_W
 #define BRETT_EG_POT_W 2
@@ -387,6 +414,17 @@ static inline int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int
     return score;
 }
 
+static inline void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval)
+{
+    s->eval = eval;
+}
+
+static inline int brett_solver_move(const BrettSolver *s, uint64_t P, uint64_t O)
+{
+    const BrettSolveEntry *e = brett_eg_probe(s, P & s->playable, O & s->playable & ~P);
+    return e ? e->move : 64;
+}
+
 static inline int brett_solve_score(uint64_t P, uint64_t O, int alpha, int beta,
                                     BrettInterrupt *it, uint64_t *nodes)
 {
@@ -584,12 +622,13 @@ static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
     int sq, v, best = -100000;
     s->nodes++;
     if (depth == 0)
-        return EG(guess)(P, O, empty);
+        return s->eval ? s->eval->eval(s->eval->ctx, P, O) * BRETT_EG_EVAL_UNIT / s->eval->scale
+                   : EG(guess)(P, O, empty);
     moves = EG_MOVES(P, O, empty);
     if (!moves) {
         if (!EG_MOVES(O, P, empty)) {
             const int d = EG_POPCOUNT(P) - EG_POPCOUNT(O);
-            return 1000 * (d > 0 ? 1 : d < 0 ? -1 : 0) + 16 * d;
+            return BRETT_EG_FINISHED * (d > 0 ? 1 : d < 0 ? -1 : 0) + BRETT_EG_EVAL_UNIT * d;
         }
         return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha);
     }
@@ -609,6 +648,15 @@ static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
         }
     }
     return best;
+}
+
+/* A move's ordering key from its fastest-first key and its shallow value, the
+   lowest value of its siblings telling how far ahead the mover is. */
+static inline int EG(key)(const BrettSolver *s, int key, int value, int lowest)
+{
+    if (!s->eval)
+        return lowest <= -BRETT_EG_LOPSIDED ? key + value : value;
+    return lowest <= -BRETT_EG_EVAL_LOPSIDED * BRETT_EG_EVAL_UNIT ? key : key + value;
 }
 
 /* The score of the position after a move (its P, O), n empties, by depth. */
@@ -689,9 +737,10 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
             if (brett_eg_stable(P ^ list[i].flips ^ b, empty ^ b, ~s->playable))
                 list[i].key -= 100000;
         }
-    } else if (n >= BRETT_EG_SHALLOW_MIN) {
+    } else if (n >= BRETT_EG_SHALLOW_MIN && alpha < s->squares - 2) {
         /* Far from the end mobility alone misleads: a shallow search adds its
-       view (not in a wipeout hunt, above, where keeping a disc is all). */
+           view (not in a wipeout hunt, above and here, where only taking every
+           disc of O reaches beyond alpha and fastest first finds it). */
         const int depth = BRETT_EG_SHALLOW_DEPTH(n);
         int value[64], lowest = 100000;
         for (i = 0; i < nm; i++) {
@@ -703,7 +752,7 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
         }
         for (i = 0; i < nm; i++)
             if (list[i].key != BRETT_EG_WIPEOUT_KEY)
-                list[i].key = lowest <= -BRETT_EG_LOPSIDED ? list[i].key + value[i] : value[i];
+                list[i].key = EG(key)(s, list[i].key, value[i], lowest);
     }
     for (i = 0; i < nm; i++)
         if (list[i].sq == ttmove && list[i].key != BRETT_EG_WIPEOUT_KEY)

@@ -111,6 +111,12 @@ static inline int brett_ev_eval(const BrettEval *e, uint64_t P, uint64_t O)
     return total;
 }
 
+/* brett_ev_eval in the form of the endgame solver's ordering evaluation. */
+static int brett_ev_eval_any(const void *e, uint64_t P, uint64_t O)
+{
+    return brett_ev_eval((const BrettEval *)e, P, O);
+}
+
 /* The search's poll: the deadline and the stop flag, then the core's own check
    (signals, stoppers), which re-arms the countdown. */
 static int brett_ab_poll(BrettInterrupt *it)

@@ -107,6 +107,7 @@ def test_ffo_40() -> None:
 # FFO #59 (fforum-40-59.obf, line 20; +64: Black wipes White out with h4, g8 or
 # e8) after Black's g8: White to move, every reply loses every disc.
 FFO_59_AFTER_G8 = "--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxoxxx/--xx-oxx o"
+FFO_59 = ("--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxooxx/--xx-o-x x", 64)
 
 
 @needs_cython
@@ -136,6 +137,66 @@ def test_ffo_40_to_49(number: int, position: str, score: int, best: list[str]) -
     assert sorted(str(m) for m in solution.best_moves) == best
     assert cpu < 60, f"FFO #{number} took {cpu:.1f} s of CPU"
     assert game.position() == position      # the game is not changed
+
+
+@needs_cython
+def test_ffo_59_one_best_move_in_few_nodes() -> None:
+    """FFO #59 (+64, a forced wipeout) with one best move: the search's own is
+    checked, not every move proven (which is out of reach), so it takes some
+    tens of thousands of nodes."""
+    position, score = FFO_59
+    solution = solve(brett.Reversi.from_position(position), all_best=False)
+    assert (solution.score, solution.bound) == (score, "exact")
+    assert len(solution.best_moves) == 1
+    assert str(solution.best_moves[0]) in {"e8", "g8", "h4"}
+    assert solution.nodes < 2_000_000, solution.nodes
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_one_best_move_is_one_of_every_best_move(backend: str) -> None:
+    rng = random.Random(5)
+    solver = module(backend)
+    for _ in range(25):
+        game = random_endgame(rng, 8)
+        window = rng.choice(WINDOWS)
+        score, every, _ = solver.solve(*state(game), *window)
+        one_score, one, _ = solver.solve(*state(game), *window, False)
+        assert one_score == score, (game.position(), window)
+        assert len(one) == min(1, len(every)) and set(one) <= set(every), game.position()
+
+
+def pattern_evaluator() -> Any:
+    from brett._core import _alphabeta_c, _alphabeta_py
+
+    return _alphabeta_c.Evaluator(_alphabeta_py.weights())
+
+
+@needs_cython
+def test_the_pattern_ordering_gives_the_same_answers() -> None:
+    """Ordering by the pattern evaluation (from 16 empties) changes the nodes,
+    never the score or the best moves."""
+    rng = random.Random(3)
+    evaluator = pattern_evaluator()
+    for _ in range(12):
+        game = random_endgame(rng, 19)
+        while not game.is_over() and 64 - len(game.holes) - sum(game.discs()) < 16:
+            game = random_endgame(rng, 19)
+        window = rng.choice(WINDOWS)
+        plain = compiled().solve(*state(game), *window)
+        ordered = compiled().solve(*state(game), *window, True, evaluator)
+        assert ordered[:2] == plain[:2], (game.position(), window)
+
+
+@needs_cython
+def test_the_pattern_ordering_searches_fewer_nodes() -> None:
+    """FFO #44: the patterns' ordering needs about a quarter of the nodes that
+    mobility and corners need (29 million against 108 million)."""
+    _, position, score, _ = FFO[4]
+    args = (*state(brett.Reversi.from_position(position)), -65, 65, False)
+    plain = compiled().solve(*args)
+    ordered = compiled().solve(*args, pattern_evaluator())
+    assert plain[0] == ordered[0] == score
+    assert ordered[2] < plain[2] // 2, (ordered[2], plain[2])
 
 
 # ------------------------------------------------------- twins and oracles
@@ -275,7 +336,7 @@ def test_other_games_are_refused(game: Any) -> None:
     {"window": (1, 1)}, {"window": (3, -3)}, {"window": (-66, 0)}, {"window": (0, 66)},
     {"window": (0.5, 2)}, {"window": "ab"}, {"window": (1, 2, 3)}, {"window": 5},
     {"window": (True, 3)}, {"exact": False, "window": (-1, 1)}, {"exact": "yes"},
-    {"exact": None},
+    {"exact": None}, {"all_best": "no"}, {"all_best": None},
 ])
 def test_bad_arguments_are_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(brett.BrettError):

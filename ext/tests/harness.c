@@ -710,44 +710,67 @@ static void check_kernels(void)
 static const char FFO40[] =
     "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
 
+/* An evaluation of no pattern: mobility minus the opponent's (size 3 is the two
+   mobility weights and the constant). */
+static int16_t MOBILITY_WEIGHTS[3] = {1, -1, 0};
+
+static void mobility_eval(BrettEval *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->w = MOBILITY_WEIGHTS;
+    ev->stages = 1;
+    ev->width = 60;
+    ev->size = 3;
+    ev->scale = 1;
+}
+
 static void check_solver(void)
 {
     uint64_t x, o;
-    int level;
+    int level, ordered;
+    BrettEval ev;
+    BrettSolverEval order;
+    mobility_eval(&ev);
+    order.eval = brett_ev_eval_any;
+    order.ctx = &ev;
+    order.scale = ev.scale;
     parse_board(FFO40, &x, &o);
     for (level = BRETT_RV_PORTABLE; level <= BRETT_RV_AVX512; level++) {
-        BrettSolver *s;
-        BrettInterrupt it;
-        uint64_t nodes = 0;
-        int score, after;
-        if (!brett_rv_runs(level))
-            continue;
-        s = brett_solver_new(20, ~(uint64_t)0, level);
-        CHECK(s != NULL, "solver: out of memory");
-        if (!s)
-            return;
-        interrupt_init(&it);
-        score = brett_solver_score(s, x, o, -BRETT_SOLVE_INF, BRETT_SOLVE_INF, &it, &nodes);
-        CHECK(score == 38, "FFO #40 on %s: %+d, +38 expected", brett_solver_level_name(level),
-              score);
-        /* a2 is a best move: the position after it scores -38 for O */
-        {
-            const uint64_t f = brett_rv_portable_flips8(x, o, SQ("a2")), b = BIT("a2");
-            after = brett_solver_score(s, o ^ f, x ^ f ^ b, -BRETT_SOLVE_INF, BRETT_SOLVE_INF,
-                                       &it, &nodes);
+        for (ordered = 0; ordered < 2; ordered++) {
+            BrettSolver *s;
+            BrettInterrupt it;
+            uint64_t nodes = 0;
+            int score, after;
+            if (!brett_rv_runs(level))
+                continue;
+            s = brett_solver_new(20, ~(uint64_t)0, level);
+            CHECK(s != NULL, "solver: out of memory");
+            if (!s)
+                return;
+            brett_solver_set_eval(s, ordered ? &order : NULL);
+            interrupt_init(&it);
+            score = brett_solver_score(s, x, o, -BRETT_SOLVE_INF, BRETT_SOLVE_INF, &it, &nodes);
+            CHECK(score == 38, "FFO #40 on %s: %+d, +38 expected",
+                  brett_solver_level_name(level), score);
+            CHECK(brett_solver_move(s, x, o) == SQ("a2"), "FFO #40 on %s: table's move %d",
+                  brett_solver_level_name(level), brett_solver_move(s, x, o));
+            /* a2 is a best move: the position after it scores -38 for O */
+            {
+                const uint64_t f = brett_rv_portable_flips8(x, o, SQ("a2")), b = BIT("a2");
+                after = brett_solver_score(s, o ^ f, x ^ f ^ b, -BRETT_SOLVE_INF,
+                                           BRETT_SOLVE_INF, &it, &nodes);
+            }
+            CHECK(after == -38, "FFO #40 after a2: %+d for O, -38 expected", after);
+            printf("solver %s%s: FFO #40 %+d, a2, %llu nodes\n",
+                   brett_solver_level_name(level), ordered ? " (ordered by mobility)" : "",
+                   score, (unsigned long long)nodes);
+            brett_solver_free(s);
         }
-        CHECK(after == -38, "FFO #40 after a2: %+d for O, -38 expected", after);
-        printf("solver %s: FFO #40 %+d, a2, %llu nodes\n", brett_solver_level_name(level),
-               score, (unsigned long long)nodes);
-        brett_solver_free(s);
     }
 }
 
 static void check_alphabeta(void)
 {
-    /* An evaluation of no pattern: mobility minus the opponent's (size 3 is the two
-       mobility weights and the constant). */
-    int16_t weights[3] = {1, -1, 0};
     BrettEval ev;
     BrettSearch s;
     BrettThought r;
@@ -755,12 +778,7 @@ static void check_alphabeta(void)
     const unsigned table_bits = 16;
     BrettInterrupt it;
     int solved;
-    memset(&ev, 0, sizeof ev);
-    ev.w = weights;
-    ev.stages = 1;
-    ev.width = 60;
-    ev.size = 3;
-    ev.scale = 1;
+    mobility_eval(&ev);
     memset(&s, 0, sizeof s);
     interrupt_init(&s.it);
     s.inner = s.it.poll;

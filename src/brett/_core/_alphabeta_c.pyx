@@ -9,6 +9,7 @@ without the GIL.
 """
 
 cimport cython
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
@@ -23,8 +24,13 @@ cdef extern from "brett_reversi.h":
 cdef extern from "brett_endgame.h":
     ctypedef struct BrettSolver:
         pass
+    ctypedef struct BrettSolverEval:
+        int (*eval)(const void *ctx, uint64_t P, uint64_t O) noexcept nogil
+        const void *ctx
+        int scale
     BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level) noexcept nogil
     void brett_solver_free(BrettSolver *s) noexcept nogil
+    void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval) noexcept nogil
 
 cdef extern from "brett_eval.h":
     enum:
@@ -57,6 +63,7 @@ cdef extern from "brett_eval.h":
     ctypedef struct BrettThought:
         int move, score, depth, exact, complete
     int brett_ev_eval(const BrettEval *e, uint64_t p, uint64_t o) noexcept nogil
+    int brett_ev_eval_any(const void *e, uint64_t p, uint64_t o) noexcept nogil
     int brett_ab_poll(Interrupt *it) noexcept nogil
     int brett_ab_search(BrettSearch *s, uint64_t p, uint64_t o, int depth, int alpha,
                         int beta) noexcept nogil
@@ -91,6 +98,7 @@ cdef class Evaluator:
     """The evaluation of ``weights`` (a ``_alphabeta_py.Weights``) and a search
     with a transposition table of 2**table_bits entries."""
     cdef BrettEval ev
+    cdef BrettSolverEval solver_ev
     cdef BrettTT *tt
     cdef BrettSolver *solver
     cdef uint64_t tt_mask
@@ -142,11 +150,20 @@ cdef class Evaluator:
             for k, sq in enumerate(squares):
                 self.ev.sq[i][k] = sq
         self.tt_mask = (<uint64_t>1 << table_bits) - 1
+        self.solver_ev.eval = brett_ev_eval_any
+        self.solver_ev.ctx = &self.ev
+        self.solver_ev.scale = weights.scale
+        brett_solver_set_eval(self.solver, &self.solver_ev)
         self.weights = weights
         self.flag = 0
         self.busy = 0
         self.nodes = 0
         self.use_solver = True
+
+    def solver_eval(self):
+        """The evaluation for the endgame solver's move ordering (``_solve_c``): a
+        capsule that stays valid while this Evaluator lives."""
+        return PyCapsule_New(&self.solver_ev, b"brett.solver_eval", NULL)
 
     def __dealloc__(self):
         free(self.ev.w)

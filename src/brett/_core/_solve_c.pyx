@@ -3,16 +3,18 @@
 ``_solve_py`` (same function, same answers; the plain one is the oracle of the
 tests on small endgames).
 
-``solve(black, white, blocked, player, alpha, beta)`` takes an 8x8 position
-(bit ``row * 8 + col``; ``blocked``: the holes) and a window, and returns
-``(score, best, nodes)``: the final disc difference for the player to move
-(empty squares to the winner) clamped to ``[alpha, beta]`` (strictly inside: the
-exact score; ``alpha``: at most that, ``beta``: at least that), the core moves
-that reach it (squares, or 64 for a forced pass; none once the game is over),
-and the nodes searched.  The search runs without the GIL; Ctrl-C and a
+``solve(black, white, blocked, player, alpha, beta, all_best=True)`` takes an
+8x8 position (bit ``row * 8 + col``; ``blocked``: the holes) and a window, and
+returns ``(score, best, nodes)``: the final disc difference for the player to
+move (empty squares to the winner) clamped to ``[alpha, beta]`` (strictly inside:
+the exact score; ``alpha``: at most that, ``beta``: at least that), the core moves
+that reach it, ascending (squares, or 64 for a forced pass; none once the game is
+over; with ``all_best`` false only the first found, the table's move tried
+first), and the nodes searched.  The search runs without the GIL; Ctrl-C and a
 ``brett.Stopper`` end it within milliseconds.
 """
 
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport uint64_t
 
 from ._common cimport Interrupt, brett_popcount64, interrupt_init, raise_if_stopped
@@ -20,8 +22,12 @@ from ._common cimport Interrupt, brett_popcount64, interrupt_init, raise_if_stop
 cdef extern from "brett_endgame.h":
     ctypedef struct BrettSolver:
         int stopped
+    ctypedef struct BrettSolverEval:
+        pass
+    void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval) noexcept nogil
     BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level) noexcept nogil
     void brett_solver_free(BrettSolver *s) noexcept nogil
+    int brett_solver_move(const BrettSolver *s, uint64_t P, uint64_t O) noexcept nogil
     int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int alpha, int beta,
                            Interrupt *it, uint64_t *nodes) noexcept nogil
     const char *brett_solver_level_name(int level) noexcept nogil
@@ -83,14 +89,18 @@ cdef int _final(uint64_t P, uint64_t playable, int empties) noexcept nogil:
 
 
 def solve(uint64_t black, uint64_t white, uint64_t blocked, int player, int alpha,
-          int beta):
+          int beta, bint all_best=True, evaluator=None):
     """``(score, best core moves, nodes)`` of the position for the player to move,
     searched in the window (alpha, beta); see the module's documentation."""
     cdef uint64_t playable = ~blocked
-    cdef uint64_t P, O, empty, moves, m, f, b, nodes = 0
-    cdef int score, v, sq, empties
+    cdef uint64_t P, O, empty, moves, nodes = 0
+    cdef int score, empties
     cdef Interrupt it
     cdef BrettSolver *s
+    cdef const BrettSolverEval *ordering = NULL
+    if evaluator is not None:
+        ordering = <const BrettSolverEval *>PyCapsule_GetPointer(evaluator.solver_eval(),
+                                                                 b"brett.solver_eval")
     if player not in (0, 1):
         raise ValueError(f"player {player}: expected 0 or 1")
     if black & white or (black | white) & blocked:
@@ -105,6 +115,7 @@ def solve(uint64_t black, uint64_t white, uint64_t blocked, int player, int alph
     s = brett_solver_new(_tt_bits(empties), playable, LEVEL)
     if s == NULL:
         raise MemoryError()
+    brett_solver_set_eval(s, ordering)
     interrupt_init(&it, 1 << 10)
     best = []
     try:
@@ -120,28 +131,41 @@ def solve(uint64_t black, uint64_t white, uint64_t blocked, int player, int alph
             with nogil:
                 score = brett_solver_score(s, P, O, alpha, beta, &it, &nodes)
             raise_if_stopped(&it)
-            # Every best move: each child searched in the narrowest window that
-            # tells whether it reaches the score (the table, warm, makes it cheap).
-            m = moves
-            while m:
-                sq = (m & (0 - m)).bit_length() - 1
-                m &= m - 1
-                if score <= alpha:
-                    best.append(sq)     # all fail low: none is known to be better
-                    continue
-                b = (<uint64_t>1) << sq
-                f = _flips8(P, O, sq)
-                with nogil:
-                    if score >= beta:
-                        v = -brett_solver_score(s, O ^ f, P ^ f ^ b, -beta, 1 - beta,
-                                                &it, &nodes)
-                    else:
-                        v = -brett_solver_score(s, O ^ f, P ^ f ^ b, -score - 1, 1 - score,
-                                                &it, &nodes)
-                raise_if_stopped(&it)
-                if v >= beta if score >= beta else v == score:
-                    best.append(sq)
+            best = _best_moves(s, P, O, moves, score, alpha, beta, all_best, &it, &nodes)
         raise_if_stopped(&it)
     finally:
         brett_solver_free(s)
     return min(max(score, alpha), beta), best, nodes
+
+
+cdef list _best_moves(BrettSolver *s, uint64_t P, uint64_t O, uint64_t moves, int score,
+                      int alpha, int beta, bint all_best, Interrupt *it, uint64_t *nodes):
+    """The root's moves that reach ``score``: each child searched in the narrowest
+    window that tells (the table, warm, makes it cheap), the table's move first;
+    every one, or the first found."""
+    cdef uint64_t f, b
+    cdef int v, sq
+    cdef int first = brett_solver_move(s, P, O)
+    order = [sq for sq in range(64) if moves >> sq & 1]
+    if first < 64 and moves >> first & 1:
+        order.remove(first)
+        order.insert(0, first)
+    best = []
+    for sq in order:
+        if score <= alpha:
+            best.append(sq)     # all fail low: none is known to be better
+        else:
+            b = (<uint64_t>1) << sq
+            f = _flips8(P, O, sq)
+            with nogil:
+                if score >= beta:
+                    v = -brett_solver_score(s, O ^ f, P ^ f ^ b, -beta, 1 - beta, it, nodes)
+                else:
+                    v = -brett_solver_score(s, O ^ f, P ^ f ^ b, -score - 1, 1 - score,
+                                            it, nodes)
+            raise_if_stopped(it)
+            if v >= beta if score >= beta else v == score:
+                best.append(sq)
+        if best and not all_best:
+            break
+    return sorted(best)

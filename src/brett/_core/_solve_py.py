@@ -1,7 +1,7 @@
 """The exact Reversi endgame solver in plain Python: the readable oracle that the
 compiled twin (``_solve_c``, over ``ext/brett_endgame.h``) is tested against.
 
-``solve(black, white, blocked, player, alpha, beta)`` takes an 8x8 position
+``solve(black, white, blocked, player, alpha, beta, all_best=True)`` takes an 8x8 position
 (ints as bit sets, bit ``row * 8 + col``; ``blocked``: the holes, which are
 neither a disc nor empty and end every line) and a window, and returns
 ``(score, best, nodes)``:
@@ -11,7 +11,8 @@ neither a disc nor empty and end every line) and a window, and returns
   score; ``alpha``, at most that; ``beta``, at least that;
 * ``best``: the core moves that reach it, ascending (squares, or ``PASS`` for a
   forced pass; empty once the game is over; every move when the score fails
-  low, as none is then known to be better);
+  low, as none is then known to be better; with ``all_best`` false only the
+  first found);
 * ``nodes``: the positions searched (not comparable between the twins).
 
 A plain negamax with alpha-beta and no other technique: fine for a dozen empty
@@ -110,7 +111,7 @@ class _Search:
 
 
 def solve(black: int, white: int, blocked: int, player: int, alpha: int,
-          beta: int) -> tuple[int, list[int], int]:
+          beta: int, all_best: bool = True) -> tuple[int, list[int], int]:
     """``(score, best core moves, nodes)`` for the player to move, searched in the
     window (alpha, beta); see the module's documentation."""
     if player not in (0, 1):
@@ -135,14 +136,21 @@ def solve(black: int, white: int, blocked: int, player: int, alpha: int,
     else:
         score = search.negamax(me, opp, alpha, beta)
         for sq in _squares(mine):
-            if score <= alpha:
+            if _reaches(search, me, opp, sq, score, alpha, beta):
                 best.append(sq)
-                continue
-            f = flips(me, opp, sq)
-            child = (opp ^ f, me ^ f ^ (1 << sq))
-            if score >= beta:
-                if -search.negamax(*child, -beta, 1 - beta) >= beta:
-                    best.append(sq)
-            elif -search.negamax(*child, -score - 1, 1 - score) == score:
-                best.append(sq)
+                if not all_best:
+                    break
     return min(max(score, alpha), beta), best, search.nodes
+
+
+def _reaches(search: _Search, me: int, opp: int, sq: int, score: int, alpha: int,
+             beta: int) -> bool:
+    """Whether the move to sq reaches the root's score (every move does when the
+    score fails low, as none is then known to be better)."""
+    if score <= alpha:
+        return True
+    f = flips(me, opp, sq)
+    child = (opp ^ f, me ^ f ^ (1 << sq))
+    if score >= beta:
+        return -search.negamax(*child, -beta, 1 - beta) >= beta
+    return -search.negamax(*child, -score - 1, 1 - score) == score

@@ -10,6 +10,7 @@ from .._checks import as_int
 from ..errors import BrettError
 from ..game import Game, load_cores
 from ._base import MoveT
+from ._reversi import _POOL, _alphabeta
 
 _solve = load_cores("solve")
 
@@ -27,8 +28,9 @@ class Solution(Generic[MoveT]):
     ``"upper"`` (the true score is at most ``score``, the window's low end) or
     ``"lower"`` (at least ``score``, its high end).  ``best_moves``: every move
     that reaches the score (for a bound: every move proven to reach it, or every
-    move when all fail low), in square order; ``[pass]`` when the player must
-    pass, ``[]`` when the game is over.  ``nodes``: positions searched.
+    move when all fail low), in square order, or one of them with
+    ``all_best=False``; ``[pass]`` when the player must pass, ``[]`` when the
+    game is over.  ``nodes``: positions searched.
     """
 
     score: int
@@ -39,7 +41,8 @@ class Solution(Generic[MoveT]):
 
 
 def solve(game: Game[MoveT], *, exact: bool = True,
-          window: Optional[tuple[int, int]] = None) -> Solution[MoveT]:
+          window: Optional[tuple[int, int]] = None,
+          all_best: bool = True) -> Solution[MoveT]:
     """Solve an 8x8 Reversi position exactly: the final disc difference with
     perfect play and every move that achieves it (the game is not changed).
 
@@ -57,15 +60,20 @@ def solve(game: Game[MoveT], *, exact: bool = True,
     * ``window=(alpha, beta)``, ``-65 <= alpha < beta <= 65``: a score strictly
       inside is exact; else ``score`` is the end it failed on (see
       :class:`Solution`); a narrow window is faster.
+    * ``all_best=False``: one best move, not every one (as Edax reports): the
+      search's own best move is checked first, so this costs little beyond the
+      score, while proving every other move can cost far more (FFO #59: +64 in a
+      fraction of a second, its other best moves out of reach).
     * Board: 8x8 Reversi, holes allowed (neither side's, not empty: a hole ends
       lines and counts for nobody).  Other sizes, the octagon and anti-Reversi
       raise :class:`~brett.BrettError`, as does any other game.
-    * Time grows about threefold per empty square: 20 empties take about a
-      second, 24 around a minute, 30 far longer.  Any position is accepted;
+    * Time grows about threefold per empty square: 20 empties take under a
+      second, 24 some ten seconds, 30 minutes.  Any position is accepted;
       Ctrl-C or a :class:`~brett.Stopper` held by the calling thread ends the
       search within milliseconds (``KeyboardInterrupt`` / ``Stopped``).
     * The compiled solver (``ext/brett_endgame.h``, without the GIL, so threads
-      solve in parallel) runs when brett was built with extensions, else the
+      solve in parallel; its moves ordered by :class:`ReversiPlayer`'s pattern
+      evaluation) runs when brett was built with extensions, else the
       plain-Python twin, which suits a dozen empties at most.
     """
     if not isinstance(game, Game):
@@ -77,8 +85,9 @@ def solve(game: Game[MoveT], *, exact: bool = True,
         raise BrettError(f"solve() solves 8x8 Reversi only, not {shape}")
     if getattr(game, "anti", False):
         raise BrettError("solve() does not solve anti-Reversi (fewer discs win)")
-    if not isinstance(exact, bool):
-        raise BrettError(f"exact={exact!r}: expected True or False")
+    for name, flag in (("exact", exact), ("all_best", all_best)):
+        if not isinstance(flag, bool):
+            raise BrettError(f"{name}={flag!r}: expected True or False")
     if window is None:
         alpha, beta = (-SOLVE_INF, SOLVE_INF) if exact else (-1, 1)
     elif not exact:
@@ -89,9 +98,20 @@ def solve(game: Game[MoveT], *, exact: bool = True,
         alpha = as_int(window[0], "window's alpha", -SOLVE_INF, SOLVE_INF - 1)
         beta = as_int(window[1], "window's beta", alpha + 1, SOLVE_INF)
     _, black, white, blocked, player = game._core.get_state()
-    module = _solve.selected
     start = time.perf_counter()
-    score, best, nodes = module.solve(black, white, blocked, player, alpha, beta)
+    if _solve.cython is None:
+        score, best, nodes = _solve.python.solve(black, white, blocked, player, alpha, beta,
+                                                 all_best)
+    else:
+        # The pattern evaluation (an Evaluator's, lent by ReversiPlayer's pool)
+        # orders the compiled solver's moves.
+        evaluator = _POOL.take("cython") if _alphabeta.cython is not None else None
+        try:
+            score, best, nodes = _solve.cython.solve(black, white, blocked, player, alpha,
+                                                     beta, all_best, evaluator)
+        finally:
+            if evaluator is not None:
+                _POOL.give("cython", evaluator)
     seconds = time.perf_counter() - start
     bound = "upper" if score <= alpha else "lower" if score >= beta else "exact"
     moves = [game._move_from_core(cm) for cm in best]
