@@ -45,8 +45,9 @@
  * enhanced transposition cutoffs, a stability cutoff, and fastest-first move
  * ordering (the opponent's weighted mobility; from 16 empties plus a shallow
  * search's value by the evaluation, see BRETT_EG_EVAL_UNIT) after a wipeout (a
- * move taking every disc of the opponent) and the table's move; when only keeping a disc matters (the window's top at
- * -squares + 2), moves that give the mover a stable disc come first.  Nearer
+ * move taking every disc of the opponent) and the table's move; when only
+ * keeping a disc matters (the window's top at -squares + 2), moves that give
+ * the mover a stable disc come first.  Nearer
  * the end: the same ordering without the table, then parity ordering (moves in
  * regions with an odd number of empties first) without move generation, and a
  * last move that only counts flips.

@@ -111,10 +111,20 @@ static inline int brett_ev_eval(const BrettEval *e, uint64_t P, uint64_t O)
     return total;
 }
 
-/* brett_ev_eval in the form of the endgame solver's ordering evaluation. */
 static int brett_ev_eval_any(const void *e, uint64_t P, uint64_t O)
 {
     return brett_ev_eval((const BrettEval *)e, P, O);
+}
+
+/* The evaluation `e` in the form of the endgame solver's move ordering
+   (brett_solver_set_eval); `e` must outlive the solver's searches. */
+static inline BrettSolverEval brett_ev_solver_eval(const BrettEval *e)
+{
+    BrettSolverEval order;
+    order.eval = brett_ev_eval_any;
+    order.ctx = e;
+    order.scale = e->scale;
+    return order;
 }
 
 /* The search's poll: the deadline and the stop flag, then the core's own check

@@ -731,18 +731,16 @@ static void check_solver(void)
     BrettEval ev;
     BrettSolverEval order;
     mobility_eval(&ev);
-    order.eval = brett_ev_eval_any;
-    order.ctx = &ev;
-    order.scale = ev.scale;
+    order = brett_ev_solver_eval(&ev);
     parse_board(FFO40, &x, &o);
     for (level = BRETT_RV_PORTABLE; level <= BRETT_RV_AVX512; level++) {
+        if (!brett_rv_runs(level))
+            continue;
         for (ordered = 0; ordered < 2; ordered++) {
             BrettSolver *s;
             BrettInterrupt it;
             uint64_t nodes = 0;
             int score, after;
-            if (!brett_rv_runs(level))
-                continue;
             s = brett_solver_new(20, ~(uint64_t)0, level);
             CHECK(s != NULL, "solver: out of memory");
             if (!s)

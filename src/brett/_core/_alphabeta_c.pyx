@@ -25,9 +25,7 @@ cdef extern from "brett_endgame.h":
     ctypedef struct BrettSolver:
         pass
     ctypedef struct BrettSolverEval:
-        int (*eval)(const void *ctx, uint64_t P, uint64_t O) noexcept nogil
-        const void *ctx
-        int scale
+        pass
     BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level) noexcept nogil
     void brett_solver_free(BrettSolver *s) noexcept nogil
     void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval) noexcept nogil
@@ -63,7 +61,7 @@ cdef extern from "brett_eval.h":
     ctypedef struct BrettThought:
         int move, score, depth, exact, complete
     int brett_ev_eval(const BrettEval *e, uint64_t p, uint64_t o) noexcept nogil
-    int brett_ev_eval_any(const void *e, uint64_t p, uint64_t o) noexcept nogil
+    BrettSolverEval brett_ev_solver_eval(const BrettEval *e) noexcept nogil
     int brett_ab_poll(Interrupt *it) noexcept nogil
     int brett_ab_search(BrettSearch *s, uint64_t p, uint64_t o, int depth, int alpha,
                         int beta) noexcept nogil
@@ -150,9 +148,7 @@ cdef class Evaluator:
             for k, sq in enumerate(squares):
                 self.ev.sq[i][k] = sq
         self.tt_mask = (<uint64_t>1 << table_bits) - 1
-        self.solver_ev.eval = brett_ev_eval_any
-        self.solver_ev.ctx = &self.ev
-        self.solver_ev.scale = weights.scale
+        self.solver_ev = brett_ev_solver_eval(&self.ev)
         brett_solver_set_eval(self.solver, &self.solver_ev)
         self.weights = weights
         self.flag = 0
