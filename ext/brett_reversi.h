@@ -36,6 +36,10 @@
 #ifndef BRETT_RV_HASH_DEPTH
 #define BRETT_RV_HASH_DEPTH 4
 #endif
+/* The same for boards wider than 8x8, whose moves cost more to count. */
+#ifndef BRETT_RV_WIDE_HASH_DEPTH
+#define BRETT_RV_WIDE_HASH_DEPTH 3
+#endif
 
 enum { BRETT_RV_BLACK = 0, BRETT_RV_WHITE = 1, BRETT_RV_EMPTY = 2, BRETT_RV_BLOCKED = 3 };
 
@@ -126,6 +130,67 @@ static inline void brett_rv_canonical(uint64_t *P, uint64_t *O, int n)
     *O = o[best];
 }
 
+/* ---- the same for the wide boards (10x10 to 16x16 without holes; bit
+   row * 16 + col, four words a colour), a row of 16 bits at a time. */
+static inline uint16_t brett_rv_reverse16(uint16_t x)
+{
+    x = (uint16_t)(((x >> 1) & 0x5555u) | ((x & 0x5555u) << 1));
+    x = (uint16_t)(((x >> 2) & 0x3333u) | ((x & 0x3333u) << 2));
+    x = (uint16_t)(((x >> 4) & 0x0F0Fu) | ((x & 0x0F0Fu) << 4));
+    return (uint16_t)((x >> 8) | (x << 8));
+}
+
+/* The n rows of a wide bitboard, and their transpose. */
+static inline void brett_rv_wide_rows(const uint64_t *w, int n, uint16_t *rows,
+                                      uint16_t *transposed)
+{
+    int r, c;
+    uint16_t m;
+    memset(transposed, 0, (size_t)n * sizeof(uint16_t));
+    for (r = 0; r < n; r++) {
+        rows[r] = m = (uint16_t)(w[r >> 2] >> (16 * (r & 3)));
+        while (m) {
+            c = brett_ctz64(m);
+            m &= (uint16_t)(m - 1);
+            transposed[c] |= (uint16_t)(1u << r);
+        }
+    }
+}
+
+/* Rows packed into four words, mirrored top to bottom and left to right as asked. */
+static inline void brett_rv_wide_pack(const uint16_t *rows, int n, int flip_rows,
+                                      int flip_cols, uint64_t *w)
+{
+    int r;
+    uint16_t x;
+    w[0] = w[1] = w[2] = w[3] = 0;
+    for (r = 0; r < n; r++) {
+        x = rows[flip_rows ? n - 1 - r : r];
+        if (flip_cols)
+            x = (uint16_t)(brett_rv_reverse16(x) >> (16 - n));
+        w[r >> 2] |= (uint64_t)x << (16 * (r & 3));
+    }
+}
+
+/* key = the least of the eight images of (P, O) as eight words, P's four first. */
+static inline void brett_rv_wide_canonical(const uint64_t *P, const uint64_t *O, int n,
+                                           uint64_t *key)
+{
+    uint16_t rows[2][2][16];   /* [transposed][P, O][row] */
+    uint64_t image[8];
+    int i, w;
+    brett_rv_wide_rows(P, n, rows[0][0], rows[1][0]);
+    brett_rv_wide_rows(O, n, rows[0][1], rows[1][1]);
+    for (i = 0; i < 8; i++) {
+        brett_rv_wide_pack(rows[i >> 2][0], n, (i >> 1) & 1, i & 1, image);
+        brett_rv_wide_pack(rows[i >> 2][1], n, (i >> 1) & 1, i & 1, image + 4);
+        for (w = 0; i > 0 && w < 8 && image[w] == key[w]; w++) {
+        }
+        if (i == 0 || (w < 8 && image[w] < key[w]))
+            memcpy(key, image, sizeof image);
+    }
+}
+
 /* ---- portable */
 #define RK(name) brett_rv_portable_##name
 #define RK_POPCOUNT(x) brett_popcount64(x)
@@ -171,6 +236,8 @@ typedef uint64_t (*brett_rv_hperft8_fn)(uint64_t, uint64_t, uint64_t, int, int, 
 typedef void (*brett_rv_playouts8_fn)(uint64_t, uint64_t, int, uint64_t, long long,
                                       uint64_t *, long long, long long *, BrettInterrupt *);
 typedef uint64_t (*brett_rv_perft_wide_fn)(BrettBig *, int, int, int, BrettInterrupt *);
+typedef uint64_t (*brett_rv_hperft_wide_fn)(BrettBig *, int, int, int, int,
+                                            BrettPerftTable *, BrettInterrupt *);
 typedef void (*brett_rv_playouts_wide_fn)(const BrettBig *, int, long long, uint64_t *,
                                           long long, long long *, BrettInterrupt *);
 
@@ -180,6 +247,7 @@ typedef struct {
     brett_rv_hperft8_fn hperft8;
     brett_rv_playouts8_fn playouts8;
     brett_rv_perft_wide_fn perft_wide;
+    brett_rv_hperft_wide_fn hperft_wide;
     brett_rv_playouts_wide_fn playouts_wide;
 } BrettReversiKernels;
 
@@ -194,6 +262,7 @@ enum { BRETT_RV_PORTABLE = 0, BRETT_RV_AVX2 = 1, BRETT_RV_AVX512 = 2 };
         (k).hperft8 = brett_rv_##level##_hperft8;    \
         (k).playouts8 = brett_rv_##level##_playouts8; \
         (k).perft_wide = brett_rv_##level##_perft_wide; \
+        (k).hperft_wide = brett_rv_##level##_hperft_wide; \
         (k).playouts_wide = brett_rv_##level##_playouts_wide; \
     } while (0)
 

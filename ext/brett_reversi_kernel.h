@@ -185,13 +185,15 @@ static uint64_t RK(hperft8)(uint64_t P, uint64_t O, uint64_t playable, int depth
                            BrettInterrupt *it)
 {
     const uint64_t empty = playable & ~(P | O);
-    uint64_t moves, total = 0, f, kp = P, ko = O;
+    uint64_t moves, total = 0, f, key[2];
     int sq;
     if (depth < BRETT_RV_HASH_DEPTH)
         return RK(perft8)(P, O, playable, depth, count_finished, it);
+    key[0] = P;
+    key[1] = O;
     if (sym_n)
-        brett_rv_canonical(&kp, &ko, sym_n);
-    if (brett_perft_probe(t, kp, ko, (uint32_t)depth, &total))
+        brett_rv_canonical(&key[0], &key[1], sym_n);
+    if (brett_perft_probe(t, key, 2, (uint32_t)depth, &total))
         return total;
     if (brett_interrupted(it))
         return 0;
@@ -210,7 +212,7 @@ static uint64_t RK(hperft8)(uint64_t P, uint64_t O, uint64_t playable, int depth
                                                    sym_n, t, it));
     }
     if (!it->stopped)   /* a stopped count is short: keep none of it */
-        brett_perft_store(t, kp, ko, (uint32_t)depth, total);
+        brett_perft_store(t, key, 2, (uint32_t)depth, total);
     return total;
 }
 
@@ -480,6 +482,48 @@ static uint64_t RK(perft_wide)(BrettBig *b, int me, int depth, int count_finishe
         total += RK(perft_wide)(b, 1 - me, depth - 1, count_finished, it);
         RK(big_unmake)(b, mb, me, flipped, nf);
     }
+    return total;
+}
+
+/* perft_wide with a transposition table `t` of eight-word keys (the mover's
+ * wide bitboard, then the opponent's; the same board and `count_finished` for
+ * all of the table), as hperft8: with `sym_n` (the side of a square board
+ * without holes; 0: none) keyed by the least of the position's eight images.
+ * Subtrees of depth < BRETT_RV_WIDE_HASH_DEPTH are counted without it. */
+static uint64_t RK(hperft_wide)(BrettBig *b, int me, int depth, int count_finished,
+                                int sym_n, BrettPerftTable *t, BrettInterrupt *it)
+{
+    uint64_t moves[4], key[8], total = 0;
+    int16_t mbs[256], flipped[128];
+    int nm, i, nf, mb;
+    if (depth < BRETT_RV_WIDE_HASH_DEPTH)
+        return RK(perft_wide)(b, me, depth, count_finished, it);
+    if (sym_n) {
+        brett_rv_wide_canonical(b->bits[me], b->bits[1 - me], sym_n, key);
+    } else {
+        memcpy(key, b->bits[me], sizeof b->bits[me]);
+        memcpy(key + 4, b->bits[1 - me], sizeof b->bits[me]);
+    }
+    if (brett_perft_probe(t, key, 8, (uint32_t)depth, &total))
+        return total;
+    if (brett_interrupted(it))
+        return 0;
+    if (!RK(wide_moves)(b, me, moves)) {
+        if (!RK(big_any)(b, 1 - me))
+            return count_finished ? 1 : 0;
+        total = RK(hperft_wide)(b, 1 - me, depth - 1, count_finished, sym_n, t, it);
+    } else {
+        nm = RK(wide_list)(b, moves, mbs);
+        for (i = 0; i < nm; i++) {
+            mb = mbs[i];
+            nf = RK(big_make)(b, mb, me, flipped);
+            total = brett_perft_add(total, RK(hperft_wide)(b, 1 - me, depth - 1,
+                                                           count_finished, sym_n, t, it));
+            RK(big_unmake)(b, mb, me, flipped, nf);
+        }
+    }
+    if (!it->stopped)   /* a stopped count is short: keep none of it */
+        brett_perft_store(t, key, 8, (uint32_t)depth, total);
     return total;
 }
 

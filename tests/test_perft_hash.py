@@ -27,8 +27,12 @@ BOARDS = {
     "4x4": ({"size": 4}, 9, 12),
     "holes": ({"holes": ["b4", "e2", "g5"]}, 5, 8),
     "handicap": ({"handicap": 2}, 5, 8),
+    "10x10": ({"size": 10}, 6, 9),
+    "octagon-holes": ({"board": "octagon", "holes": ["c3", "h5"]}, 5, 9),
+    "16x16": ({"size": 16}, 5, 8),
 }
-SQUARE = ("8x8", "6x6", "4x4", "handicap")   # no holes: symmetries apply
+SQUARE = ("8x8", "6x6", "4x4", "handicap", "10x10", "16x16")   # symmetries apply
+WIDE = ("10x10", "octagon-holes", "16x16")     # the cores' wide bitboards and keys
 
 
 def _game(backend: str, board: str) -> Any:
@@ -75,11 +79,13 @@ def test_the_reference_table_through_a_table(vid: str, kind: str, backend: str) 
                               symmetric=symmetric) == nodes, depth
 
 
-@pytest.mark.parametrize("symmetric", [False, True])
-def test_a_table_of_one_bucket_still_counts_exactly(backend: str, symmetric: bool) -> None:
+@pytest.mark.parametrize(("board", "symmetric"), [("8x8", False), ("8x8", True),
+                                                 ("10x10", False), ("10x10", True)])
+def test_a_table_of_one_bucket_still_counts_exactly(backend: str, board: str,
+                                                    symmetric: bool) -> None:
     """Two entries for the whole tree: every store replaces one, no count is lost."""
-    game = _game(backend, "8x8")
-    depth = 5 if backend == "python" else 8
+    game = _game(backend, board)
+    depth = _deepest(backend, board) - 1
     assert game.perft(depth, hash_mb=1e-9, symmetric=symmetric) == game.perft(depth)
 
 
@@ -92,14 +98,14 @@ def test_random_positions_count_alike(backend: str, seed: int, plies: int, board
     """From random positions (passes and finished games among them), with and
     without symmetries: the plain count."""
     game = advance(_game(backend, board), plies, seed, decision=False)
-    depth = 3 if backend == "python" else 6
+    depth = (3 if backend == "python" else 6) - (board in WIDE)   # more moves a ply there
     plain = game.perft(depth, count_finished)
     assert game.perft(depth, count_finished, hash_mb=1) == plain
     if board in SQUARE:
         assert game.perft(depth, count_finished, hash_mb=1, symmetric=True) == plain
 
 
-@pytest.mark.parametrize("board", ["8x8", "holes"])
+@pytest.mark.parametrize("board", ["8x8", "holes", "10x10"])
 def test_divide_shares_one_table(backend: str, board: str) -> None:
     game = _game(backend, board)
     depth = 5 if backend == "python" else 8
@@ -168,7 +174,7 @@ def test_a_process_pool_with_a_table_per_task(backend: str) -> None:
     assert total == game.perft(depth)
 
 
-@pytest.mark.parametrize("board", ["8x8", "holes"])
+@pytest.mark.parametrize("board", ["8x8", "holes", "octagon-holes"])
 @pytest.mark.parametrize("count_finished", [False, True])
 def test_threads_count_through_one_table(backend: str, board: str,
                                          count_finished: bool) -> None:
@@ -217,9 +223,10 @@ def test_a_worker_keeps_one_table_for_its_tasks(backend: str) -> None:
     def kept() -> Any:
         return brett.game._KEPT.table[1]
 
-    def run(tasks: list[tuple[str, int]], cf: bool, hash_mb: float) -> int:
+    def run(tasks: list[tuple[str, int]], cf: bool, hash_mb: float,
+            symmetric: bool = True) -> int:
         return sum(pool.submit(brett.game._perft_task, "reversi", backend, position, sub,
-                               cf, hash_mb, True).result() for position, sub in tasks)
+                               cf, hash_mb, symmetric).result() for position, sub in tasks)
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         tasks = game.perft_tasks(depth, 8)
@@ -229,6 +236,12 @@ def test_a_worker_keeps_one_table_for_its_tasks(backend: str) -> None:
         assert pool.submit(kept).result() is table
         assert run(tasks, False, 2) == game.perft(depth)
         assert pool.submit(kept).result() is not table
+        # a wider board's keys are longer: the same table, laid out anew, and back
+        table = pool.submit(kept).result()
+        wide = _game(backend, "10x10")
+        assert run(wide.perft_tasks(depth, 8), False, 2, False) == wide.perft(depth)
+        assert run(tasks, False, 2) == game.perft(depth)
+        assert pool.submit(kept).result() is table
     assert getattr(brett.game._KEPT, "table", None) is None   # this thread ran no task
 
 
@@ -274,7 +287,7 @@ def test_a_game_with_dice_keeps_no_table(backend: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "options"), [
-    ("reversi", {"holes": ["b4", "e2", "g5"]}), ("reversi", {"size": 10}),
+    ("reversi", {"holes": ["b4", "e2", "g5"]}), ("reversi", {"size": 12, "holes": ["c3"]}),
     ("reversi", {"board": "octagon"}), ("focus", {}), ("phutball", {}),
 ])
 def test_symmetries_need_a_square_reversi_board_without_holes(
@@ -283,7 +296,8 @@ def test_symmetries_need_a_square_reversi_board_without_holes(
     for call in (lambda: game.perft(3, hash_mb=1, symmetric=True),
                  lambda: game.divide(3, hash_mb=1, symmetric=True)):
         with pytest.raises(brett.BrettError, match=r"symmetric=True: the mirror images are "
-                                                   r"kept for square Reversi boards up to 8x8"):
+                                                   r"kept for square Reversi boards without "
+                                                   r"holes"):
             call()
     assert game.perft(2, hash_mb=1) == game.perft(2)
 
@@ -322,16 +336,22 @@ def test_the_command_counts_with_a_table() -> None:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "perft(9) = 3005288" in done.stdout
+    for symmetric in ([], ["--symmetric"]):
+        done = subprocess.run([sys.executable, "-m", "brett", "perft", "reversi", "--size",
+                               "10", "--depth", "7", "--hash", "16", *symmetric],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "perft(7) = 55180" in done.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--hash", "0"], "brett: error: --hash 0.0: expected a number of MiB above 0"),
     (["--symmetric"], "brett: error: --symmetric goes with a table: give --hash"),
-    (["--hash", "1", "--size", "10", "--symmetric"],
+    (["--hash", "1", "--board", "octagon", "--symmetric"],
      "brett: error: --symmetric: the mirror images are kept for square Reversi boards"),
     (["--hash", "1", "--holes", "b4", "--symmetric"],
-     "brett: error: --symmetric: the mirror images are kept for square Reversi boards up "
-     "to 8x8 without holes"),
+     "brett: error: --symmetric: the mirror images are kept for square Reversi boards "
+     "without holes"),
     (["--threads", "0"], "brett: error: --threads=0: expected an int from 1 to 1024"),
     (["--threads", "2", "--workers", "2"], "brett: error: --threads goes with none of"),
     (["--threads", "2", "--divide"], "brett: error: --threads goes with none of"),

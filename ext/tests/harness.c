@@ -548,7 +548,7 @@ static uint64_t hashed_count(BrettReversiKernels k, uint64_t playable, int depth
     BrettPerftTable table;
     BrettInterrupt it;
     uint64_t n;
-    if (!brett_perft_table_open(&table, bytes))
+    if (!brett_perft_table_open(&table, bytes, 2))
         return 0;
     interrupt_init(&it);
     n = k.hperft8(START_BLACK, START_WHITE, playable, depth, cf, sym_n, &table, &it);
@@ -564,15 +564,74 @@ static int saturates(BrettReversiKernels k)
     BrettInterrupt it;
     const int d3 = SQ("d3");
     const uint64_t f = brett_rv_portable_flips8(START_BLACK, START_WHITE, d3);
-    uint64_t n;
-    if (!brett_perft_table_open(&table, 1 << 16))
+    uint64_t n, after_d3[2];
+    if (!brett_perft_table_open(&table, 1 << 16, 2))
         return 0;
     interrupt_init(&it);
-    brett_perft_store(&table, START_WHITE ^ f, START_BLACK ^ f ^ BIT("d3"), 5,
-                      BRETT_PERFT_SATURATED - 1);
+    after_d3[0] = START_WHITE ^ f;
+    after_d3[1] = START_BLACK ^ f ^ BIT("d3");
+    brett_perft_store(&table, after_d3, 2, 5, BRETT_PERFT_SATURATED - 1);
     n = k.hperft8(START_BLACK, START_WHITE, ~(uint64_t)0, 6, 0, 0, &table, &it);
     brett_perft_table_close(&table);
     return f != 0 && n == BRETT_PERFT_SATURATED;
+}
+
+/* ---- perft tables of every key length */
+
+/* The i-th key of a run: random words, the last one the index (all distinct). */
+static void table_key(uint64_t seed, int i, int words, uint64_t *key)
+{
+    uint64_t state = seed + (uint64_t)i * 0x100000001B3u;
+    int w;
+    for (w = 0; w < words; w++)
+        key[w] = brett_rng_next(&state);
+    key[words - 1] = (uint64_t)i;
+}
+
+/* `n` keys stored into a table of `bytes` and probed back: a hit always gives
+ * its own count, a key that differs in one word only is never a hit, and at
+ * least `kept_percent` of the keys are still there. */
+static void check_table_keys(int words, uint64_t bytes, int n, int kept_percent)
+{
+    BrettPerftTable table;
+    uint64_t key[BRETT_PERFT_MAX_WORDS], count;
+    int i, kept = 0, wrong = 0, false_hits = 0;
+    size_t first_bytes;
+    if (!brett_perft_table_open(&table, bytes, words)) {
+        CHECK(0, "a table of %d-word keys: no memory", words);
+        return;
+    }
+    first_bytes = brett_perft_table_bytes(&table);
+    for (i = 0; i < n; i++) {
+        table_key(words, i, words, key);
+        brett_perft_store(&table, key, words, (uint32_t)(1 + i % 9), (uint64_t)i * 3);
+    }
+    for (i = 0; i < n; i++) {
+        table_key(words, i, words, key);
+        if (brett_perft_probe(&table, key, words, (uint32_t)(1 + i % 9), &count)) {
+            kept++;
+            wrong += count != (uint64_t)i * 3;
+        }
+        key[0] ^= 1;   /* another position */
+        false_hits += brett_perft_probe(&table, key, words, (uint32_t)(1 + i % 9), &count);
+    }
+    CHECK(wrong == 0 && false_hits == 0 && kept * 100 >= n * kept_percent,
+          "%d-word keys, %d stored in %llu bytes: %d kept, %d wrong, %d false hits", words,
+          n, (unsigned long long)bytes, kept, wrong, false_hits);
+    CHECK(bytes < 2 * first_bytes || brett_perft_table_bytes(&table) > first_bytes,
+          "a table of %d-word keys grows as it fills", words);
+    brett_perft_table_close(&table);
+}
+
+static void check_tables(void)
+{
+    static const int lengths[] = {1, 2, 8};
+    int i;
+    for (i = 0; i < 3; i++) {
+        check_table_keys(lengths[i], 1 << 26, 50000, 70);   /* grows as it fills */
+        check_table_keys(lengths[i], 160, 50000, 0);        /* one or two buckets */
+    }
+    printf("perft tables: keys of 1, 2 and 8 words, growing and tiny\n");
 }
 
 /* ---- a perft table shared by two threads */
@@ -604,7 +663,7 @@ static void check_shared_table(void)
     Thread t;
     int i;
     for (i = 0; i < 2; i++) {
-        if (!brett_perft_table_open(&table, sizes[i]) || !brett_perft_table_share(&table)) {
+        if (!brett_perft_table_open(&table, sizes[i], 2) || !brett_perft_table_share(&table)) {
             CHECK(0, "shared table: no memory");
             return;
         }
@@ -833,6 +892,7 @@ int main(void)
     check_crew_moves();
     check_interrupt();
     check_kernels();
+    check_tables();
     check_shared_table();
     check_solver();
     check_alphabeta();

@@ -856,13 +856,13 @@ class Game(Generic[MoveT]):
         (MiB), made for this call and freed after it (with an ``executor``, each
         worker thread keeps one for the tasks it runs, for as long as it lives):
         a position reached again by another move order is counted once, and deep
-        counts take a fraction of the time.  Reversi boards up to 8x8 have a
-        table in the core; other boards, Focus and Phutball one keyed by the
-        whole state, walked in Python above the core's own counts of the last
-        few moves (it pays at depths where positions repeat often: see
-        docs/reversi.md).  ``symmetric=True`` keeps one entry for a position
-        and its seven mirror images (square Reversi boards up to 8x8 without
-        holes).  The counts are exact either way.
+        counts take a fraction of the time.  Reversi has a table in the core,
+        on every board; Focus and Phutball one keyed by the whole state, walked
+        in Python above the core's own counts of the last few moves (it pays at
+        depths where positions repeat often: see docs/reversi.md).
+        ``symmetric=True`` keeps one entry for a position and its seven mirror
+        images (square Reversi boards without holes).  The counts are
+        exact either way.
 
         With ``threads`` above 1 (and no ``executor``) the ``tasks`` subtrees are
         counted on that many threads of this process, and with ``hash_mb`` all of
@@ -1002,8 +1002,8 @@ class Game(Generic[MoveT]):
                        size_only: bool = False, kept: bool = False,
                        shared: bool = False) -> Callable[[Core, int], int]:
         """The perft of a core of this game to a depth: plain, or with one table of
-        ``hash_mb`` for all the counts it makes: the core's own (Reversi up to
-        8x8), else one keyed by the whole state.  BrettError for a size, or
+        ``hash_mb`` for all the counts it makes: the core's own (Reversi's),
+        else one keyed by the whole state.  BrettError for a size, or
         symmetries, that the board has no table for (``size_only``: the size is
         checked, no table is made; ``kept``: the table is this thread's kept one,
         see _kept_table; ``shared``: several threads count through it at once)."""
@@ -1017,7 +1017,7 @@ class Game(Generic[MoveT]):
         if not self._has_own_table(count_finished, symmetric):
             if symmetric:
                 raise BrettError("symmetric=True: the mirror images are kept for square "
-                                 "Reversi boards up to 8x8 without holes")
+                                 "Reversi boards without holes")
             return self._state_counter(count_finished, size, size_only, kept)
         make = self._core.perft_table  # type: ignore[attr-defined]
         try:
@@ -1039,7 +1039,7 @@ class Game(Generic[MoveT]):
 
     def _has_own_table(self, count_finished: bool, symmetric: bool) -> bool:
         """Whether the core's own perft table holds this board (and its
-        symmetries, if asked for): Reversi's, up to 8x8."""
+        symmetries, if asked for): Reversi's."""
         core = cast("HashedCore", self._core)
         if getattr(core, "perft_table", None) is None:
             return False

@@ -177,7 +177,6 @@ class Reversi(Game[ReversiMove]):
     if TYPE_CHECKING:  # precise types for the type checker; the base does the work
         def effects(self, move: ReversiMove | str) -> ReversiEffects: ...
 
-    _table_leaf = 4   # boards beyond the cores' own tables: measured best on 10x10
     OPTIONS = (
         GameOption("size", ("integer", "null"), None,
                    "board size (none: 8, and 10 for the octagon)", 4, 16, 2),

@@ -103,5 +103,8 @@ cdef extern from "brett_perft_table.h":
 cdef class PerftTable:
     cdef BrettPerftTable table
     cdef readonly uint64_t size     # bytes
+    cdef bint shared
+    cdef int words                  # a position's 64-bit words (the key)
     cdef object context
-    cdef BrettPerftTable *ready(self, object context) except NULL
+    cdef int _open(self, int words) except -1
+    cdef BrettPerftTable *ready(self, object context, int words) except NULL

@@ -32,23 +32,30 @@ cdef extern from "brett_cpu.h":
     unsigned BRETT_CPU_AVX512
 
 cdef extern from "brett_perft_table.h":
-    bint brett_perft_table_open(BrettPerftTable *t, uint64_t size) noexcept nogil
+    bint brett_perft_table_open(BrettPerftTable *t, uint64_t size, int words) noexcept nogil
     void brett_perft_table_close(BrettPerftTable *t) noexcept nogil
     size_t brett_perft_table_bytes(const BrettPerftTable *t) noexcept nogil
     bint brett_perft_table_share(BrettPerftTable *t) noexcept nogil
 
 
 cdef class PerftTable:
-    """A hashed perft's table of at most ``size`` bytes (see _common.pxd);
-    ``shared``: several threads count through it at once (it takes its whole size
-    now)."""
+    """A hashed perft's table of at most ``size`` bytes (see _common.pxd) for
+    positions of ``words`` 64-bit words; ``shared``: several threads count
+    through it at once (it takes its whole size now)."""
 
-    def __cinit__(self, uint64_t size, bint shared=False):
-        if not brett_perft_table_open(&self.table, size) \
-                or shared and not brett_perft_table_share(&self.table):
-            raise MemoryError(f"no memory for a perft table of {size} bytes")
+    def __cinit__(self, uint64_t size, bint shared=False, int words=2):
         self.size = size
+        self.shared = shared
         self.context = None
+        self._open(words)
+
+    cdef int _open(self, int words) except -1:
+        if not brett_perft_table_open(&self.table, self.size, words) \
+                or self.shared and not brett_perft_table_share(&self.table):
+            brett_perft_table_close(&self.table)
+            raise MemoryError(f"no memory for a perft table of {self.size} bytes")
+        self.words = words
+        return 0
 
     def __dealloc__(self):
         brett_perft_table_close(&self.table)
@@ -61,9 +68,14 @@ cdef class PerftTable:
         """The bytes its entries take now: it grows as it fills, up to ``size``."""
         return brett_perft_table_bytes(&self.table)
 
-    cdef BrettPerftTable *ready(self, object context) except NULL:
-        """The table, emptied if its counts were made in another context."""
-        if self.context is not None and self.context != context:
+    cdef BrettPerftTable *ready(self, object context, int words) except NULL:
+        """The table for positions of ``words`` words, emptied if its counts were
+        made in another context (and made anew for another length of key)."""
+        if words != self.words:
+            brett_perft_table_close(&self.table)
+            self.context = None
+            self._open(words)
+        elif self.context is not None and self.context != context:
             brett_perft_table_clear(&self.table)
         self.context = context
         return &self.table

@@ -57,6 +57,7 @@ cdef class ReversiCore(CoreBase):
     cdef void _make_into(self, Undo *rec, int cm) noexcept nogil
     cdef void _unmake(self) noexcept nogil
     cdef void _counts(self, int *nb, int *nw) noexcept nogil
+    cdef tuple _wide_playable(self)
 
     # the search protocol (see _common.pxd): a search action is a core move (a
     # square, or n2 for the pass); s_do / s_undo share the undo stack of push /

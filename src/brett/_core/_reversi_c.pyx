@@ -63,6 +63,9 @@ cdef extern from "brett_reversi.h":
                                   long long cap, long long *res, Interrupt *it) noexcept nogil
     ctypedef uint64_t (*perft_wide_fn)(Big *b, int me, int depth, int count_finished,
                                        Interrupt *it) noexcept nogil
+    ctypedef uint64_t (*hperft_wide_fn)(Big *b, int me, int depth, int count_finished,
+                                        int sym_n, BrettPerftTable *t,
+                                        Interrupt *it) noexcept nogil
     ctypedef void (*playouts_wide_fn)(const Big *start, int player, long long ngames,
                                       uint64_t *rng, long long cap, long long *res,
                                       Interrupt *it) noexcept nogil
@@ -72,6 +75,7 @@ cdef extern from "brett_reversi.h":
         hperft8_fn hperft8
         playouts8_fn playouts8
         perft_wide_fn perft_wide
+        hperft_wide_fn hperft_wide
         playouts_wide_fn playouts_wide
     void brett_rv_init() noexcept nogil
     Kernels brett_rv_select(int cap) noexcept nogil
@@ -504,35 +508,49 @@ cdef class ReversiCore(CoreBase):
     def perft_table(self, uint64_t size, bint shared=False):
         """A table for :meth:`perft_hashed` of at most ``size`` bytes (``shared``:
         for several threads at once)."""
-        return PerftTable(size, shared)
+        return PerftTable(size, shared, _key_words(self.big))
 
     def perft_hashed(self, int depth, bint count_finished, PerftTable table not None,
                      bint symmetric):
-        """perft that keeps the subtrees it counts in ``table`` (boards up to 8x8);
-        ``symmetric``: one entry for a position and its mirror images (square
-        boards without holes).  Ctrl-C stops it."""
+        """perft that keeps the subtrees it counts in ``table``; ``symmetric``:
+        one entry for a position and its mirror images (square boards without
+        holes).  Ctrl-C stops it."""
         cdef uint64_t total = 0
         cdef uint64_t P = self.disc[self.mover], O = self.disc[1 - self.mover]
         cdef uint64_t playable = self.playable
         cdef int sym_n = self.n if symmetric else 0
+        cdef int me = self.mover
+        cdef Big b
         cdef Interrupt it
         cdef BrettPerftTable *t
-        if self.big:
-            raise ValueError("a perft table is for boards up to 8x8")
-        if symmetric and playable != _square_mask(self.n):
+        if symmetric and (self._wide_playable() != _wide_square(self.n) if self.big
+                          else playable != _square_mask(self.n)):
             raise ValueError("symmetries need a square board without holes")
         if depth < 0:
             raise ValueError("depth must be >= 0")
         if depth == 0:
             return 1
-        t = table.ready((playable, count_finished, sym_n))
         interrupt_init(&it, 1 << 12)
-        with nogil:
-            total = KERNELS.hperft8(P, O, playable, depth, count_finished, sym_n, t, &it)
+        if self.big:
+            t = table.ready(("wide", self.n, self._wide_playable(), count_finished, sym_n),
+                            _key_words(True))
+            memcpy(&b, &self.bb, sizeof(Big))
+            with nogil:
+                total = KERNELS.hperft_wide(&b, me, depth, count_finished, sym_n, t, &it)
+        else:
+            t = table.ready((playable, count_finished, sym_n), _key_words(False))
+            with nogil:
+                total = KERNELS.hperft8(P, O, playable, depth, count_finished, sym_n, t,
+                                        &it)
         raise_if_stopped(&it)
         if total == BRETT_PERFT_SATURATED:
             raise OverflowError("the count passes 2^64 - 1, more than a table's entry holds")
         return total
+
+    cdef tuple _wide_playable(self):
+        """The playable squares of a wide board, as its four bitboard words."""
+        return tuple(self.bb.empty[i] | self.bb.bits[0][i] | self.bb.bits[1][i]
+                     for i in range(4))
 
     def playouts(self, long long n, uint64_t seed, long long max_plies):
         """n random games on a copy: ([black, white wins], draws, unfinished,
@@ -743,6 +761,21 @@ cdef void _init_byte_floats() noexcept nogil:
 
 
 _init_byte_floats()
+
+
+cdef tuple _wide_square(int n):
+    """The squares of an n x n board without holes in the wide layout (bit
+    row * 16 + col), as four words."""
+    words = [0, 0, 0, 0]
+    for row in range(n):
+        words[row // 4] |= ((1 << n) - 1) << (16 * (row % 4))
+    return tuple(words)
+
+
+cdef inline int _key_words(bint big) noexcept nogil:
+    """A perft table's key length in 64-bit words: both colours' discs, one word
+    each up to 8x8, four each (a wide bitboard) beyond."""
+    return 8 if big else 2
 
 
 cdef inline uint64_t _square_mask(int n) noexcept nogil:

@@ -229,8 +229,6 @@ class ReversiCore(HashedPerft, PyCore):
 
     def _table_context(self, count_finished: bool, symmetric: bool) -> Any:
         n = self._n
-        if n > 8:
-            raise ValueError("a perft table is for boards up to 8x8")
         blocked = bytes(cell == BLOCKED for cell in self._cells)
         if symmetric and any(blocked):
             raise ValueError("symmetries need a square board without holes")

@@ -1,6 +1,6 @@
 """perft through a table keyed by the whole state, for any core without chance
-nodes: the hashed perft of Focus, Phutball and the Reversi boards that the
-cores' own tables do not hold (wider than 8x8, the octagon), on both twins.
+nodes and without a table of its own: the hashed perft of Focus and Phutball,
+on both twins.
 
 The walk above the table runs here, in Python, and each subtree of ``leaf`` moves
 or fewer is counted by the core's own perft (the compiled cores count those

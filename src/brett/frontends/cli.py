@@ -122,7 +122,7 @@ def _add_common(parser: argparse.ArgumentParser, command: str, top: bool) -> Non
                          "process its own; games without dice)")
         _add_option(parser, "--symmetric", top=top, action="store_true",
                     help="with --hash: one entry for a position and its mirror images "
-                         "(square boards without holes)")
+                         "(square Reversi boards without holes)")
         _add_option(parser, "--workers", top=top, type=int, default=1, metavar="N",
                     help="split the tree over N local processes (default 1)")
         _add_option(parser, "--threads", top=top, type=int, default=1, metavar="N",
