@@ -73,7 +73,8 @@ def kernels():
 
 
 cdef int _tt_bits(int empties) noexcept nogil:
-    """The table's size by the work ahead: none for short endgames, 24 MB at most."""
+    """The table's size by the work ahead: none for short endgames, at most 2^21
+    entries of 24 bytes (48 MiB)."""
     if empties < 10:
         return 0
     if empties < 16:
