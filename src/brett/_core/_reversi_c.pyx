@@ -523,7 +523,8 @@ cdef class ReversiCore(CoreBase):
         cdef Big b
         cdef Interrupt it
         cdef BrettPerftTable *t
-        if symmetric and (self._wide_playable() != _wide_square(self.n) if self.big
+        wide = self._wide_playable() if self.big else None
+        if symmetric and (wide != _wide_square(self.n) if self.big
                           else playable != _square_mask(self.n)):
             raise ValueError("symmetries need a square board without holes")
         if depth < 0:
@@ -532,8 +533,7 @@ cdef class ReversiCore(CoreBase):
             return 1
         interrupt_init(&it, 1 << 12)
         if self.big:
-            t = table.ready(("wide", self.n, self._wide_playable(), count_finished, sym_n),
-                            _key_words(True))
+            t = table.ready(("wide", self.n, wide, count_finished, sym_n), _key_words(True))
             memcpy(&b, &self.bb, sizeof(Big))
             with nogil:
                 total = KERNELS.hperft_wide(&b, me, depth, count_finished, sym_n, t, &it)
