@@ -42,8 +42,8 @@
  *
  * The search: negamax alpha-beta, fail-soft.  With many empties: a transposition
  * table (two-way buckets, keyed by both bitboards), principal variation search,
- * enhanced transposition cutoffs, a stability cutoff, and fastest-first move
- * ordering (the opponent's weighted mobility; from 16 empties plus a shallow
+ * enhanced transposition cutoffs, a stability cutoff (from 6 empties), and
+ * fastest-first move ordering (the opponent's weighted mobility; from 16 empties plus a shallow
  * search's value by the evaluation, see BRETT_EG_EVAL_UNIT) after a wipeout (a
  * move taking every disc of the opponent) and the table's move; when only
  * keeping a disc matters (the window's top at -squares + 2), moves that give
@@ -215,6 +215,25 @@ static inline void brett_eg_store(BrettSolver *s, uint64_t P, uint64_t O, int em
     e->empties = (uint8_t)empties;
 }
 
+/* The squares of x's lines in one direction (a shift by `step` bits, `up` the
+   squares a left shift may reach without wrapping, `down` a right shift): a
+   flood of x both ways along them. */
+static inline uint64_t brett_eg_lines(uint64_t x, int step, uint64_t up, uint64_t down)
+{
+    uint64_t u = x, d = x;
+    u |= (u << step) & up;
+    up &= up << step;
+    u |= (u << 2 * step) & up;
+    up &= up << 2 * step;
+    u |= (u << 4 * step) & up;
+    d |= (d >> step) & down;
+    down &= down >> step;
+    d |= (d >> 2 * step) & down;
+    down &= down >> 2 * step;
+    d |= (d >> 4 * step) & down;
+    return u | d;
+}
+
 /* Discs of O that can never flip: in each of the four line directions the
    disc's line is full (no empty square), or a neighbour on it is a wall (the
    edge, a hole) or a disc of O already known stable.  `walls` = ~playable. */
@@ -222,30 +241,13 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
 {
     const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
     const uint64_t R1 = 0x00000000000000FFULL, R8 = 0xFF00000000000000ULL;
-    uint64_t fh = 0, fv = 0, fd = 0, fa = 0, s = 0, prev, t, wh, wv, wd, wa;
-    int r, c, k;
-    /* Full lines: rows, columns, both diagonals (holes count as filled). */
-    for (r = 0; r < 8; r++)
-        if (!(empty & (R1 << (8 * r))))
-            fh |= R1 << (8 * r);
-    for (c = 0; c < 8; c++)
-        if (!(empty & (FA << c)))
-            fv |= FA << c;
-    for (k = -7; k <= 7; k++) {
-        uint64_t d = 0, a = 0;
-        for (r = 0; r < 8; r++) {
-            c = r + k;                       /* col - row = k */
-            if (c >= 0 && c < 8)
-                d |= (uint64_t)1 << (r * 8 + c);
-            c = 7 - r + k;                   /* col + row = 7 + k */
-            if (c >= 0 && c < 8)
-                a |= (uint64_t)1 << (r * 8 + c);
-        }
-        if (!(empty & d))
-            fd |= d;
-        if (!(empty & a))
-            fa |= a;
-    }
+    /* Full lines (no empty square; holes count as filled): rows, columns, both
+       diagonals. */
+    const uint64_t fh = ~brett_eg_lines(empty, 1, ~FA, ~FH);
+    const uint64_t fv = ~brett_eg_lines(empty, 8, ~(uint64_t)0, ~(uint64_t)0);
+    const uint64_t fd = ~brett_eg_lines(empty, 9, ~FA, ~FH);
+    const uint64_t fa = ~brett_eg_lines(empty, 7, ~FH, ~FA);
+    uint64_t s = 0, prev, t, wh, wv, wd, wa;
     do {
         prev = s;
         t = s | walls;
@@ -561,18 +563,33 @@ static inline void EG(pick)(EG(Move) *list, int i, int n)
     }
 }
 
-/* BRETT_EG_SMALL_MAX < n < BRETT_EG_DEEP_MIN empties: fastest first, no table. */
+/* An upper bound of P's score from O's stable discs, computed only when it
+   may reach down to alpha (BRETT_SOLVE_INF otherwise). */
+static inline int EG(stable_bound)(const BrettSolver *s, uint64_t O, uint64_t empty, int alpha)
+{
+    if (alpha < s->squares - 2 * EG_POPCOUNT(O))
+        return BRETT_SOLVE_INF;
+    return s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
+}
+
+/* BRETT_EG_SMALL_MAX < n < BRETT_EG_DEEP_MIN empties: a stability cutoff, fastest
+   first, no table. */
 static int EG(mid)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
                    int parity, int alpha, int beta)
 {
     EG(Move) list[64];
     uint64_t moves, b;
-    int nm, i, v, best = -BRETT_SOLVE_INF, sq;
+    int nm, i, v, best = -BRETT_SOLVE_INF, sq, bound;
     s->nodes++;
     if (brett_interrupted(s->it)) {
         s->stopped = 1;
         return alpha;
     }
+    bound = EG(stable_bound)(s, O, empty, alpha);
+    if (bound <= alpha)
+        return bound;
+    if (bound < beta)
+        beta = bound;
     moves = EG_MOVES(P, O, empty);
     if (!moves) {
         if (!EG_MOVES(O, P, empty))
@@ -688,14 +705,11 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
         s->stopped = 1;
         return alpha;
     }
-    /* O's stable discs bound P's score from above. */
-    if (alpha >= s->squares - 2 * EG_POPCOUNT(O)) {
-        bound = s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
-        if (bound <= alpha)
-            return bound;
-        if (bound < beta)
-            beta = bound;
-    }
+    bound = EG(stable_bound)(s, O, empty, alpha);
+    if (bound <= alpha)
+        return bound;
+    if (bound < beta)
+        beta = bound;
     e = brett_eg_probe(s, P, O);
     if (e) {
         if (e->lower >= beta)
