@@ -78,7 +78,9 @@
 #ifndef BRETT_EG_DEEP_MIN
 #define BRETT_EG_DEEP_MIN 10        /* from here: transposition table, PVS, ETC */
 #endif
+#ifndef BRETT_EG_ETC_MIN
 #define BRETT_EG_ETC_MIN 14         /* enhanced transposition cutoffs */
+#endif
 #ifndef BRETT_EG_SHALLOW_MIN
 #define BRETT_EG_SHALLOW_MIN 16     /* moves ordered by a shallow search */
 #endif
