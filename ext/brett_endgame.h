@@ -265,9 +265,6 @@ static inline void brett_eg_store(BrettSolver *s, uint64_t P, uint64_t O, int em
     e->empties = (uint8_t)empties;
 }
 
-/* Discs of O that can never flip: in each of the four line directions the
-   disc's line is full (no empty square), or a neighbour on it is a wall (the
-   edge, a hole) or a disc of O already known stable.  `walls` = ~playable. */
 /* The squares of x's lines in one direction (a shift by `step` bits, `up` the
    squares a left shift may reach without wrapping, `down` a right shift): a
    flood of x both ways along them. */
@@ -287,6 +284,9 @@ static inline uint64_t brett_eg_lines(uint64_t x, int step, uint64_t up, uint64_
     return u | d;
 }
 
+/* Discs of O that can never flip: in each of the four line directions the
+   disc's line is full (no empty square), or a neighbour on it is a wall (the
+   edge, a hole) or a disc of O already known stable.  `walls` = ~playable. */
 static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t walls)
 {
     const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
@@ -624,13 +624,21 @@ static inline void EG(pick)(EG(Move) *list, int i, int n)
     }
 }
 
-/* An upper bound of P's score from O's stable discs, computed only when it
-   may reach down to alpha (BRETT_SOLVE_INF otherwise). */
-static inline int EG(stable_bound)(const BrettSolver *s, uint64_t O, uint64_t empty, int alpha)
+/* The stability cutoff: O's stable discs bound P's score from above.  Returns
+   that bound when it is at most alpha (the node fails low), else lowers *beta
+   to it and returns BRETT_SOLVE_INF.  Computed only when it may reach alpha. */
+static inline int EG(stability_cut)(const BrettSolver *s, uint64_t O, uint64_t empty,
+                                    int alpha, int *beta)
 {
+    int bound;
     if (alpha < s->squares - 2 * EG_POPCOUNT(O))
         return BRETT_SOLVE_INF;
-    return s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
+    bound = s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
+    if (bound <= alpha)
+        return bound;
+    if (bound < *beta)
+        *beta = bound;
+    return BRETT_SOLVE_INF;
 }
 
 /* BRETT_EG_SMALL_MAX < n < BRETT_EG_DEEP_MIN empties: a stability cutoff, fastest
@@ -646,11 +654,9 @@ static int EG(mid)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n
         s->stopped = 1;
         return alpha;
     }
-    bound = EG(stable_bound)(s, O, empty, alpha);
-    if (bound <= alpha)
+    bound = EG(stability_cut)(s, O, empty, alpha, &beta);
+    if (bound != BRETT_SOLVE_INF)
         return bound;
-    if (bound < beta)
-        beta = bound;
     moves = EG_MOVES(P, O, empty);
     if (!moves) {
         if (!EG_MOVES(O, P, empty))
@@ -789,11 +795,9 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
         s->stopped = 1;
         return alpha;
     }
-    bound = EG(stable_bound)(s, O, empty, alpha);
-    if (bound <= alpha)
+    bound = EG(stability_cut)(s, O, empty, alpha, &beta);
+    if (bound != BRETT_SOLVE_INF)
         return bound;
-    if (bound < beta)
-        beta = bound;
     e = brett_eg_probe(s, P, O);
     if (e && brett_eg_bounds_hold(s, e)) {
         if (e->lower >= beta)
@@ -807,7 +811,7 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
     }
     if (e)
         ttmove = e->move;
-    if (s->selective && n >= BRETT_EG_PC_MIN && s->eval) {
+    if (s->selective && n >= BRETT_EG_PC_MIN) {
         v = EG(probcut)(s, P, O, empty, alpha, beta);
         if (v != BRETT_SOLVE_INF)
             return v;
