@@ -74,7 +74,9 @@
 #define BRETT_SOLVE_MAX_TT_BITS 26
 
 /* Where the search changes its technique (numbers of empties). */
+#ifndef BRETT_EG_SMALL_MAX
 #define BRETT_EG_SMALL_MAX 5        /* up to here: parity order, no move generation */
+#endif
 #ifndef BRETT_EG_DEEP_MIN
 #define BRETT_EG_DEEP_MIN 10        /* from here: transposition table, PVS, ETC */
 #endif

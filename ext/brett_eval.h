@@ -9,7 +9,12 @@
  * Evaluation: for each pattern instance, its squares read as a base-3 number (0
  * empty, 1 P, 2 O; the first square most significant) index the weights of its
  * pattern in the position's stage; plus a weight per move of each side's mobility
- * and a constant.  Units: 1/scale discs, for the mover.
+ * and a constant.  Units: 1/scale discs, for the mover.  An instance's index is
+ * read a piece at a time (brett_ev_prepare splits it once into squares of
+ * distinct columns, of the board or its transpose, that one multiplication
+ * gathers into a byte, and a table turns into base-3 digits): 66 pieces for the
+ * 46 instances instead of two tests for each of their squares (FFO #51: 15 s
+ * against 19 s, the evaluation from 36% of the time to 21%).
  *
  * Search: negamax with alpha-beta (principal variation search), a transposition
  * table, iterative deepening and move ordering (the table's move, then the
@@ -39,6 +44,16 @@
 #define BRETT_AB_INF (1 << 20)
 #define BRETT_AB_MAX_DEPTH 60
 
+/* A piece of a pattern instance: squares of it in distinct columns of the board
+   (or of its transpose), which one multiplication gathers into a byte (bit c:
+   the square in column c); `value` maps that byte to the squares' base-3 digits
+   (for the mover's discs; the opponent's count twice). */
+typedef struct {
+    uint64_t mask;
+    int transposed;
+    uint32_t value[256];
+} BrettEvPiece;
+
 typedef struct {
     int16_t *w;           /* stages * size weights (owned by the caller) */
     int stages, width, size, scale;
@@ -46,6 +61,9 @@ typedef struct {
     int32_t off[BRETT_EV_MAX_INST];   /* where each instance's pattern starts */
     int len[BRETT_EV_MAX_INST];
     uint8_t sq[BRETT_EV_MAX_INST][BRETT_EV_MAX_LEN];
+    /* made from sq by brett_ev_prepare: instance i's pieces end at piece_end[i] */
+    BrettEvPiece *piece;
+    int piece_end[BRETT_EV_MAX_INST];
 } BrettEval;
 
 typedef struct {
@@ -94,17 +112,104 @@ static inline int brett_ev_stage(const BrettEval *e, int empties)
     return s < e->stages ? s : e->stages - 1;
 }
 
+/* The board mirrored in its a1-h8 diagonal: (row, col) to (col, row). */
+static inline uint64_t brett_ev_transpose(uint64_t x)
+{
+    uint64_t t;
+    t = 0x0F0F0F0F00000000ULL & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    t = 0x3333000033330000ULL & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    t = 0x5500550055005500ULL & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    return x;
+}
+
+/* The squares of x (at most one in each column) gathered into a byte by column:
+   the eight row bytes add without a carry into the top byte. */
+static inline unsigned brett_ev_gather(uint64_t x)
+{
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The squares of instance i in the transposed board (or not), split into the
+   fewest pieces whose squares have distinct columns; returns their number, and
+   fills `pieces` (may be NULL) from there. */
+static int brett_ev_split(const BrettEval *e, int i, int transposed, BrettEvPiece *pieces)
+{
+    int k, g, n = 0, col, len = e->len[i];
+    uint64_t used[BRETT_EV_MAX_LEN];
+    uint32_t digit = 1;
+    for (k = len - 1; k >= 0; k--, digit *= 3) {
+        const int sq = e->sq[i][k];
+        const int at = transposed ? (sq & 7) * 8 + (sq >> 3) : sq;
+        col = at & 7;
+        for (g = 0; g < n && (used[g] >> col & 1); g++)
+            ;
+        if (g == n) {
+            used[n++] = 0;
+            if (pieces) {
+                memset(&pieces[g], 0, sizeof pieces[g]);
+                pieces[g].transposed = transposed;
+            }
+        }
+        used[g] |= (uint64_t)1 << col;
+        if (pieces) {
+            unsigned byte;
+            pieces[g].mask |= (uint64_t)1 << at;
+            for (byte = 0; byte < 256; byte++)
+                if (byte >> col & 1)
+                    pieces[g].value[byte] += digit;
+        }
+    }
+    return n;
+}
+
+/* Lays out the pieces of e's instances (after w, off, len and sq are set); 0,
+   or -1 when out of memory.  brett_ev_release frees them. */
+static inline int brett_ev_prepare(BrettEval *e)
+{
+    int i, total = 0, side[BRETT_EV_MAX_INST];
+    for (i = 0; i < e->ninst; i++) {
+        side[i] = brett_ev_split(e, i, 1, NULL) < brett_ev_split(e, i, 0, NULL);
+        total += brett_ev_split(e, i, side[i], NULL);
+    }
+    e->piece = (BrettEvPiece *)malloc((size_t)(total > 0 ? total : 1) * sizeof(BrettEvPiece));
+    if (!e->piece)
+        return -1;
+    for (i = 0, total = 0; i < e->ninst; i++) {
+        total += brett_ev_split(e, i, side[i], e->piece + total);
+        e->piece_end[i] = total;
+    }
+    return 0;
+}
+
+static inline void brett_ev_release(BrettEval *e)
+{
+    free(e->piece);
+    e->piece = NULL;
+}
+
 static inline int brett_ev_eval(const BrettEval *e, uint64_t P, uint64_t O)
 {
     const int16_t *w = e->w + (size_t)brett_ev_stage(e, brett_ab_empties(P, O)) * e->size;
     const int16_t *extra = w + e->size - 3;
-    int total = extra[2], i, k;
+    const BrettEvPiece *pc = e->piece;
+    uint64_t boards[4];
+    int total = extra[2], i;
+    boards[0] = P;
+    boards[1] = O;
+    boards[2] = brett_ev_transpose(P);
+    boards[3] = brett_ev_transpose(O);
     for (i = 0; i < e->ninst; i++) {
-        const uint8_t *sq = e->sq[i];
-        int index = 0;
-        for (k = 0; k < e->len[i]; k++)
-            index = 3 * index + (int)((P >> sq[k]) & 1) + 2 * (int)((O >> sq[k]) & 1);
-        total += w[e->off[i] + index];
+        const BrettEvPiece *end = e->piece + e->piece_end[i];
+        uint32_t index = 0;
+        for (; pc < end; pc++) {
+            const uint64_t *b = boards + 2 * pc->transposed;
+            index += pc->value[brett_ev_gather(b[0] & pc->mask)]
+                     + 2 * pc->value[brett_ev_gather(b[1] & pc->mask)];
+        }
+        total += w[e->off[i] + (int32_t)index];
     }
     total += extra[0] * brett_popcount64(brett_ab_moves(P, O));
     total += extra[1] * brett_popcount64(brett_ab_moves(O, P));

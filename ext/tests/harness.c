@@ -783,6 +783,58 @@ static void mobility_eval(BrettEval *ev)
     ev->scale = 1;
 }
 
+/* The evaluation's pieces against a test per square: instances of the shapes
+   that split most (a corner block, a vertical edge with its X squares, an
+   anti-diagonal), each alone with weights that tell every index apart. */
+static void check_eval_pieces(void)
+{
+    static const uint8_t shapes[3][10] = {
+        {0, 1, 2, 8, 9, 10, 16, 17, 18},            /* a1-c3 */
+        {9, 0, 8, 16, 24, 32, 40, 48, 56, 49},      /* b2, a1-a8, b7 */
+        {7, 14, 21, 28, 35, 42, 49, 56},            /* h1-a8 */
+    };
+    static const int lens[3] = {9, 10, 8};
+    static int16_t w[59049 + 3];
+    uint64_t seed = 5;
+    int shape, k, round, bad = 0, pieces = 0;
+    for (shape = 0; shape < 3; shape++) {
+        BrettEval ev;
+        int size = 1;
+        memset(&ev, 0, sizeof ev);
+        for (k = 0; k < lens[shape]; k++)
+            size *= 3;
+        for (k = 0; k < size + 3; k++)
+            w[k] = k < size ? (int16_t)((k * 7919) % 30011 - 15000) : 0;
+        ev.w = w;
+        ev.stages = 1;
+        ev.width = 60;
+        ev.size = size + 3;
+        ev.scale = 1;
+        ev.ninst = 1;
+        ev.len[0] = lens[shape];
+        memcpy(ev.sq[0], shapes[shape], (size_t)lens[shape]);
+        CHECK(brett_ev_prepare(&ev) == 0, "evaluation pieces: out of memory");
+        if (!ev.piece)
+            return;
+        pieces += ev.piece_end[0];
+        for (round = 0; round < 2000; round++) {
+            const uint64_t a = brett_rng_next(&seed), b = brett_rng_next(&seed);
+            const uint64_t P = a & b, O = ~a & brett_rng_next(&seed);
+            int index = 0;
+            for (k = 0; k < lens[shape]; k++) {
+                const int sq = shapes[shape][k];
+                index = 3 * index + (int)(P >> sq & 1) + 2 * (int)(O >> sq & 1);
+            }
+            bad += brett_ev_eval(&ev, P, O) != w[index];
+        }
+        brett_ev_release(&ev);
+    }
+    CHECK(bad == 0, "evaluation pieces: %d of 6000 sums differ from a test per square", bad);
+    CHECK(pieces == 3 + 2 + 1, "evaluation pieces: %d, 6 expected", pieces);
+    if (!bad)
+        printf("evaluation pieces: 6000 random boards read as a test per square does\n");
+}
+
 static void check_solver(void)
 {
     uint64_t x, o;
@@ -894,6 +946,7 @@ int main(void)
     check_kernels();
     check_tables();
     check_shared_table();
+    check_eval_pieces();
     check_solver();
     check_alphabeta();
     printf("harness: %d checks, %d failed\n", checks, failures);

@@ -42,6 +42,7 @@ cdef extern from "brett_eval.h":
         int32_t off[64]
         int len[64]
         uint8_t sq[64][12]
+        void *piece
     ctypedef struct BrettTT:
         uint64_t P, O
         int32_t lower, upper
@@ -61,6 +62,8 @@ cdef extern from "brett_eval.h":
     ctypedef struct BrettThought:
         int move, score, depth, exact, complete
     int brett_ev_eval(const BrettEval *e, uint64_t p, uint64_t o) noexcept nogil
+    int brett_ev_prepare(BrettEval *e) noexcept nogil
+    void brett_ev_release(BrettEval *e) noexcept nogil
     BrettSolverEval brett_ev_solver_eval(const BrettEval *e) noexcept nogil
     int brett_ab_poll(Interrupt *it) noexcept nogil
     int brett_ab_search(BrettSearch *s, uint64_t p, uint64_t o, int depth, int alpha,
@@ -108,6 +111,7 @@ cdef class Evaluator:
 
     def __cinit__(self):
         self.ev.w = NULL
+        self.ev.piece = NULL
         self.tt = NULL
         self.solver = NULL
         self.busy = 0
@@ -147,6 +151,8 @@ cdef class Evaluator:
             self.ev.len[i] = len(squares)
             for k, sq in enumerate(squares):
                 self.ev.sq[i][k] = sq
+        if brett_ev_prepare(&self.ev) != 0:
+            raise MemoryError()
         self.tt_mask = (<uint64_t>1 << table_bits) - 1
         self.solver_ev = brett_ev_solver_eval(&self.ev)
         brett_solver_set_eval(self.solver, &self.solver_ev)
@@ -163,6 +169,7 @@ cdef class Evaluator:
 
     def __dealloc__(self):
         free(self.ev.w)
+        brett_ev_release(&self.ev)
         free(self.tt)
         if self.solver != NULL:
             brett_solver_free(self.solver)
