@@ -208,8 +208,8 @@ def test_the_selective_search_first_changes_no_answer() -> None:
 @needs_cython
 def test_the_pattern_ordering_searches_fewer_nodes() -> None:
     """FFO #44: the patterns' ordering (and the selective search it allows)
-    needs about a quarter of the nodes that mobility and corners need (26 million
-    against 102 million)."""
+    needs about a fifth of the nodes that mobility and corners need (18 million
+    against 90 million)."""
     _, position, score, _ = FFO[4]
     args = (*state(brett.Reversi.from_position(position)), -65, 65, False)
     plain = compiled().solve(*args)
