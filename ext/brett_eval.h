@@ -112,19 +112,6 @@ static inline int brett_ev_stage(const BrettEval *e, int empties)
     return s < e->stages ? s : e->stages - 1;
 }
 
-/* The board mirrored in its a1-h8 diagonal: (row, col) to (col, row). */
-static inline uint64_t brett_ev_transpose(uint64_t x)
-{
-    uint64_t t;
-    t = 0x0F0F0F0F00000000ULL & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    t = 0x3333000033330000ULL & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    t = 0x5500550055005500ULL & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    return x;
-}
-
 /* The squares of x (at most one in each column) gathered into a byte by column:
    the eight row bytes add without a carry into the top byte. */
 static inline unsigned brett_ev_gather(uint64_t x)
@@ -199,8 +186,8 @@ static inline int brett_ev_eval(const BrettEval *e, uint64_t P, uint64_t O)
     int total = extra[2], i;
     boards[0] = P;
     boards[1] = O;
-    boards[2] = brett_ev_transpose(P);
-    boards[3] = brett_ev_transpose(O);
+    boards[2] = brett_rv_transpose(P);
+    boards[3] = brett_rv_transpose(O);
     for (i = 0; i < e->ninst; i++) {
         const BrettEvPiece *end = e->piece + e->piece_end[i];
         uint32_t index = 0;
