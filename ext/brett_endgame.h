@@ -52,8 +52,9 @@
  * keeping a disc matters (the window's top at -squares + 2), moves that give
  * the mover a stable disc come first.  Nearer
  * the end: the same ordering without the table, then parity ordering (moves in
- * regions with an odd number of empties first) without move generation, and a
- * last move that only counts flips.
+ * regions with an odd number of empties first) without move generation, the
+ * last two empties by their own code, and a last move that only counts flips
+ * (on a board without holes, line by line from a table).
  *
  * The search body is written once (the BRETT_EG_BODY part at the end of this
  * file) and compiled per kernel level, as brett_reversi.h does for the kernels:
@@ -77,6 +78,9 @@
 /* Where the search changes its technique (numbers of empties). */
 #ifndef BRETT_EG_SMALL_MAX
 #define BRETT_EG_SMALL_MAX 5        /* up to here: parity order, no move generation */
+#endif
+#if BRETT_EG_SMALL_MAX < 3
+#error "BRETT_EG_SMALL_MAX below 3: EG(small) hands 2 empties to EG(last2)"
 #endif
 #ifndef BRETT_EG_DEEP_MIN
 #define BRETT_EG_DEEP_MIN 10        /* from here: transposition table, PVS, ETC */
@@ -126,6 +130,12 @@ typedef struct BrettSolver {
     const BrettSolverEval *eval;    /* NULL: mobility and corners order */
     int selective;                  /* 0: exact; else a selective search's margin
                                        (discs) for cutting a subtree early */
+    int full;                       /* every square playable: the last move
+                                       counts its flips by brett_eg_last_flips */
+    uint64_t diagonal[64][2];       /* the squares of sq's two diagonals */
+    uint8_t line_flips[8][256];     /* twice the discs a disc at [i] flips on a
+                                       full line whose discs of the mover are
+                                       the byte (the others the opponent's) */
 } BrettSolver;
 
 /* The four quadrants, for parity: quadrant of sq = (col >= 4) + 2 * (row >= 4). */
@@ -331,6 +341,45 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
     return s;
 }
 
+/* Fill the tables of brett_eg_last_flips. */
+static inline void brett_eg_last_init(BrettSolver *s)
+{
+    const uint64_t A1H8 = 0x8040201008040201ULL, H1A8 = 0x0102040810204080ULL;
+    int sq, i, j, line, run;
+    for (sq = 0; sq < 64; sq++) {
+        const int d = (sq & 7) - (sq >> 3), a = (sq & 7) + (sq >> 3) - 7;
+        s->diagonal[sq][0] = d >= 0 ? A1H8 >> (8 * d) : A1H8 << (-8 * d);
+        s->diagonal[sq][1] = a >= 0 ? H1A8 << (8 * a) : H1A8 >> (-8 * a);
+    }
+    for (i = 0; i < 8; i++)
+        for (line = 0; line < 256; line++) {
+            run = 0;
+            for (j = i + 1; j < 8 && !(line >> j & 1); j++)
+                ;
+            if (j < 8)
+                run += j - i - 1;
+            for (j = i - 1; j >= 0 && !(line >> j & 1); j--)
+                ;
+            if (j >= 0)
+                run += i - j - 1;
+            s->line_flips[i][line] = (uint8_t)(2 * run);
+        }
+}
+
+/* Twice the discs P's disc on sq flips when sq is the board's only empty
+   square (s->full): along each line, the opponent's discs up to P's nearest.
+   A line is read as a byte: a row by a shift, a column or a diagonal (one
+   square per column, missing squares read as empty) by one multiplication. */
+static inline int brett_eg_last_flips(const BrettSolver *s, uint64_t P, int sq)
+{
+    const uint64_t COLS = 0x0101010101010101ULL, GATHER = 0x0102040810204080ULL;
+    const int row = sq >> 3, col = sq & 7;
+    return s->line_flips[col][(P >> (sq & 56)) & 0xFF]
+           + s->line_flips[row][(((P >> col) & COLS) * GATHER) >> 56]
+           + s->line_flips[col][((P & s->diagonal[sq][0]) * COLS) >> 56]
+           + s->line_flips[col][((P & s->diagonal[sq][1]) * COLS) >> 56];
+}
+
 /* ---- the search, once per kernel level */
 #define BRETT_EG_BODY 1
 
@@ -449,6 +498,8 @@ static inline BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int 
     }
     s->playable = playable;
     s->squares = brett_popcount64(playable);
+    s->full = playable == ~(uint64_t)0;
+    brett_eg_last_init(s);
     s->root = brett_eg_portable_root;
 #if BRETT_RV_HAVE_AVX2
     if (level >= BRETT_RV_AVX2 && brett_rv_runs(BRETT_RV_AVX2))
@@ -547,14 +598,62 @@ static inline int EG(final)(const BrettSolver *s, uint64_t P, int n)
 static inline int EG(last1)(BrettSolver *s, uint64_t P, uint64_t O, int sq)
 {
     const int d = 2 * EG_POPCOUNT(P) - (s->squares - 1);
-    uint64_t f = EG_FLIPS(P, O, sq);
+    uint64_t f;
+    int k;
     s->nodes++;
+    if (s->full) {
+        k = brett_eg_last_flips(s, P, sq);
+        if (k)
+            return d + k + 1;
+        k = brett_eg_last_flips(s, O, sq);
+        if (k)
+            return d - k - 1;
+        return d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+    }
+    f = EG_FLIPS(P, O, sq);
     if (f)
         return d + 2 * EG_POPCOUNT(f) + 1;
     f = EG_FLIPS(O, P, sq);
     if (f)
         return d - 2 * EG_POPCOUNT(f) - 1;
     return d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+}
+
+/* Two empty squares a and b: P's moves, else O's, else the game's end. */
+static inline int EG(last2)(BrettSolver *s, uint64_t P, uint64_t O, int a, int b,
+                            int alpha, int beta)
+{
+    const uint64_t A = (uint64_t)1 << a, B = (uint64_t)1 << b;
+    uint64_t f;
+    int best = -BRETT_SOLVE_INF, v;
+    s->nodes++;
+    f = EG_FLIPS(P, O, a);
+    if (f) {
+        best = -EG(last1)(s, O ^ f, P ^ f ^ A, b);
+        if (best >= beta)
+            return best;
+    }
+    f = EG_FLIPS(P, O, b);
+    if (f) {
+        v = -EG(last1)(s, O ^ f, P ^ f ^ B, a);
+        return v > best ? v : best;
+    }
+    if (best != -BRETT_SOLVE_INF)
+        return best;
+    s->nodes++;                         /* P passes: O's moves */
+    best = BRETT_SOLVE_INF;
+    f = EG_FLIPS(O, P, a);
+    if (f) {
+        best = EG(last1)(s, P ^ f, O ^ f ^ A, b);
+        if (best <= alpha)
+            return best;
+    }
+    f = EG_FLIPS(O, P, b);
+    if (f) {
+        v = EG(last1)(s, P ^ f, O ^ f ^ B, a);
+        return v < best ? v : best;
+    }
+    return best != BRETT_SOLVE_INF ? best : EG(final)(s, P, 2);
 }
 
 /* The stability cutoff: O's stable discs bound P's score from above.  Returns
@@ -574,7 +673,7 @@ static inline int EG(stability_cut)(const BrettSolver *s, uint64_t O, uint64_t e
     return BRETT_SOLVE_INF;
 }
 
-/* 2..BRETT_EG_SMALL_MAX empties: a stability cutoff (from
+/* 3..BRETT_EG_SMALL_MAX empties: a stability cutoff (from
    BRETT_EG_SMALL_STABLE_MIN), then the empty squares in parity order, a move
    where one flips; `passed`: O has just passed. */
 static int EG(small)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int n,
@@ -597,11 +696,14 @@ static int EG(small)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int
             if (!f)
                 continue;
             b = (uint64_t)1 << sq;
-            if (n == 2)
-                v = -EG(last1)(s, O ^ f, P ^ f ^ b, EG_CTZ(empty ^ b));
-            else
+            if (n == 3) {
+                const uint64_t rest = empty ^ b;
+                v = -EG(last2)(s, O ^ f, P ^ f ^ b, EG_CTZ(rest), EG_CTZ(rest & (rest - 1)),
+                               -beta, -alpha);
+            } else {
                 v = -EG(small)(s, O ^ f, P ^ f ^ b, empty ^ b, n - 1,
                                parity ^ BRETT_EG_QUADBIT(sq), -beta, -alpha, 0);
+            }
             if (v > best) {
                 best = v;
                 if (v > alpha) {
@@ -802,8 +904,10 @@ static inline int EG(child)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t emp
         return EG(deep)(s, P, O, empty, n, parity, alpha, beta);
     if (n > BRETT_EG_SMALL_MAX)
         return EG(mid)(s, P, O, empty, n, parity, alpha, beta);
-    if (n >= 2)
+    if (n >= 3)
         return EG(small)(s, P, O, empty, n, parity, alpha, beta, 0);
+    if (n == 2)
+        return EG(last2)(s, P, O, EG_CTZ(empty), EG_CTZ(empty & (empty - 1)), alpha, beta);
     if (n == 1)
         return EG(last1)(s, P, O, EG_CTZ(empty));
     return EG(final)(s, P, 0);

@@ -48,6 +48,7 @@ def check_output(done: subprocess.CompletedProcess[str]) -> str:
     levels = len(re.findall(r"^kernels \w+:", out, re.MULTILINE))
     assert levels >= 1 and int(summary[1]) >= 17 + 13 * levels and summary[2] == "0", out
     assert "evaluation pieces: 6000 random boards" in out, out
+    assert "last flips: 20000 full boards" in out, out
     return out
 
 
