@@ -130,12 +130,6 @@ typedef struct BrettSolver {
     const BrettSolverEval *eval;    /* NULL: mobility and corners order */
     int selective;                  /* 0: exact; else a selective search's margin
                                        (discs) for cutting a subtree early */
-    int full;                       /* every square playable: the last move
-                                       counts its flips by brett_eg_last_flips */
-    uint64_t diagonal[64][2];       /* the squares of sq's two diagonals */
-    uint8_t line_flips[8][256];     /* twice the discs a disc at [i] flips on a
-                                       full line whose discs of the mover are
-                                       the byte (the others the opponent's) */
 } BrettSolver;
 
 /* The four quadrants, for parity: quadrant of sq = (col >= 4) + 2 * (row >= 4). */
@@ -341,43 +335,19 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
     return s;
 }
 
-/* Fill the tables of brett_eg_last_flips. */
-static inline void brett_eg_last_init(BrettSolver *s)
-{
-    const uint64_t A1H8 = 0x8040201008040201ULL, H1A8 = 0x0102040810204080ULL;
-    int sq, i, j, line, run;
-    for (sq = 0; sq < 64; sq++) {
-        const int d = (sq & 7) - (sq >> 3), a = (sq & 7) + (sq >> 3) - 7;
-        s->diagonal[sq][0] = d >= 0 ? A1H8 >> (8 * d) : A1H8 << (-8 * d);
-        s->diagonal[sq][1] = a >= 0 ? H1A8 << (8 * a) : H1A8 >> (-8 * a);
-    }
-    for (i = 0; i < 8; i++)
-        for (line = 0; line < 256; line++) {
-            run = 0;
-            for (j = i + 1; j < 8 && !(line >> j & 1); j++)
-                ;
-            if (j < 8)
-                run += j - i - 1;
-            for (j = i - 1; j >= 0 && !(line >> j & 1); j--)
-                ;
-            if (j >= 0)
-                run += i - j - 1;
-            s->line_flips[i][line] = (uint8_t)(2 * run);
-        }
-}
-
-/* Twice the discs P's disc on sq flips when sq is the board's only empty
-   square (s->full): along each line, the opponent's discs up to P's nearest.
-   A line is read as a byte: a row by a shift, a column or a diagonal (one
-   square per column, missing squares read as empty) by one multiplication. */
-static inline int brett_eg_last_flips(const BrettSolver *s, uint64_t P, int sq)
+/* Twice the discs P's disc on sq flips when sq is the only empty square of a
+   board without holes: along each line, the opponent's discs up to P's
+   nearest.  A line is read as a byte: a row by a shift, a column or a diagonal
+   (one square per column, the rays of brett_reversi.h) by one multiplication. */
+static inline int brett_eg_last_flips(uint64_t P, int sq)
 {
     const uint64_t COLS = 0x0101010101010101ULL, GATHER = 0x0102040810204080ULL;
+    const uint64_t *ray = BRETT_RV_RAY[sq];
     const int row = sq >> 3, col = sq & 7;
-    return s->line_flips[col][(P >> (sq & 56)) & 0xFF]
-           + s->line_flips[row][(((P >> col) & COLS) * GATHER) >> 56]
-           + s->line_flips[col][((P & s->diagonal[sq][0]) * COLS) >> 56]
-           + s->line_flips[col][((P & s->diagonal[sq][1]) * COLS) >> 56];
+    return BRETT_RV_LINE_FLIPS[col][(P >> (sq & 56)) & 0xFF]
+           + BRETT_RV_LINE_FLIPS[row][(((P >> col) & COLS) * GATHER) >> 56]
+           + BRETT_RV_LINE_FLIPS[col][((P & (ray[3] | ray[7])) * COLS) >> 56]
+           + BRETT_RV_LINE_FLIPS[col][((P & (ray[1] | ray[5])) * COLS) >> 56];
 }
 
 /* ---- the search, once per kernel level */
@@ -498,8 +468,6 @@ static inline BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int 
     }
     s->playable = playable;
     s->squares = brett_popcount64(playable);
-    s->full = playable == ~(uint64_t)0;
-    brett_eg_last_init(s);
     s->root = brett_eg_portable_root;
 #if BRETT_RV_HAVE_AVX2
     if (level >= BRETT_RV_AVX2 && brett_rv_runs(BRETT_RV_AVX2))
@@ -594,66 +562,60 @@ static inline int EG(final)(const BrettSolver *s, uint64_t P, int n)
     return d > 0 ? d + n : d < 0 ? d - n : 0;
 }
 
+/* Twice the discs P's disc on the only empty square `sq` flips. */
+static inline int EG(last_flips)(const BrettSolver *s, uint64_t P, uint64_t O, int sq)
+{
+    return s->squares == 64 ? brett_eg_last_flips(P, sq) : 2 * EG_POPCOUNT(EG_FLIPS(P, O, sq));
+}
+
 /* One empty square `sq`: P plays it, or else O, or the game ends. */
 static inline int EG(last1)(BrettSolver *s, uint64_t P, uint64_t O, int sq)
 {
     const int d = 2 * EG_POPCOUNT(P) - (s->squares - 1);
-    uint64_t f;
     int k;
     s->nodes++;
-    if (s->full) {
-        k = brett_eg_last_flips(s, P, sq);
-        if (k)
-            return d + k + 1;
-        k = brett_eg_last_flips(s, O, sq);
-        if (k)
-            return d - k - 1;
-        return d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
-    }
-    f = EG_FLIPS(P, O, sq);
-    if (f)
-        return d + 2 * EG_POPCOUNT(f) + 1;
-    f = EG_FLIPS(O, P, sq);
-    if (f)
-        return d - 2 * EG_POPCOUNT(f) - 1;
+    k = EG(last_flips)(s, P, O, sq);
+    if (k)
+        return d + k + 1;
+    k = EG(last_flips)(s, O, P, sq);
+    if (k)
+        return d - k - 1;
     return d > 0 ? d + 1 : d < 0 ? d - 1 : 0;
+}
+
+/* P's best score over its moves on the two empty squares a and b, fail-soft
+   against beta; -BRETT_SOLVE_INF if it has none. */
+static inline int EG(last2_moves)(BrettSolver *s, uint64_t P, uint64_t O, int a, int b,
+                                  int beta)
+{
+    int best = -BRETT_SOLVE_INF, v;
+    uint64_t f = EG_FLIPS(P, O, a);
+    if (f) {
+        best = -EG(last1)(s, O ^ f, P ^ f ^ ((uint64_t)1 << a), b);
+        if (best >= beta)
+            return best;
+    }
+    f = EG_FLIPS(P, O, b);
+    if (f) {
+        v = -EG(last1)(s, O ^ f, P ^ f ^ ((uint64_t)1 << b), a);
+        if (v > best)
+            best = v;
+    }
+    return best;
 }
 
 /* Two empty squares a and b: P's moves, else O's, else the game's end. */
 static inline int EG(last2)(BrettSolver *s, uint64_t P, uint64_t O, int a, int b,
                             int alpha, int beta)
 {
-    const uint64_t A = (uint64_t)1 << a, B = (uint64_t)1 << b;
-    uint64_t f;
-    int best = -BRETT_SOLVE_INF, v;
+    int v;
     s->nodes++;
-    f = EG_FLIPS(P, O, a);
-    if (f) {
-        best = -EG(last1)(s, O ^ f, P ^ f ^ A, b);
-        if (best >= beta)
-            return best;
-    }
-    f = EG_FLIPS(P, O, b);
-    if (f) {
-        v = -EG(last1)(s, O ^ f, P ^ f ^ B, a);
-        return v > best ? v : best;
-    }
-    if (best != -BRETT_SOLVE_INF)
-        return best;
+    v = EG(last2_moves)(s, P, O, a, b, beta);
+    if (v != -BRETT_SOLVE_INF)
+        return v;
     s->nodes++;                         /* P passes: O's moves */
-    best = BRETT_SOLVE_INF;
-    f = EG_FLIPS(O, P, a);
-    if (f) {
-        best = EG(last1)(s, P ^ f, O ^ f ^ A, b);
-        if (best <= alpha)
-            return best;
-    }
-    f = EG_FLIPS(O, P, b);
-    if (f) {
-        v = EG(last1)(s, P ^ f, O ^ f ^ B, a);
-        return v < best ? v : best;
-    }
-    return best != BRETT_SOLVE_INF ? best : EG(final)(s, P, 2);
+    v = EG(last2_moves)(s, O, P, a, b, -alpha);
+    return v != -BRETT_SOLVE_INF ? -v : EG(final)(s, P, 2);
 }
 
 /* The stability cutoff: O's stable discs bound P's score from above.  Returns

@@ -62,6 +62,12 @@ typedef struct {
    directions 0-3 raise the bit index (E, SW, S, SE), 4-7 lower it (W, NE, N, NW). */
 static uint64_t BRETT_RV_RAY[64][8];
 
+/* BRETT_RV_LINE_FLIPS[i][line]: twice the discs a disc at position i of a full
+   line of eight flips, `line` the mover's discs on it (bit j: position j, the
+   other squares the opponent's, squares beyond a shorter line 0): the count of
+   a board's last move, one line at a time. */
+static uint8_t BRETT_RV_LINE_FLIPS[8][256];
+
 static inline void brett_rv_init(void)
 {
     static const int dr[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -76,6 +82,19 @@ static inline void brett_rv_init(void)
             BRETT_RV_RAY[sq][d] = ray;
         }
     }
+    for (d = 0; d < 8; d++)
+        for (sq = 0; sq < 256; sq++) {
+            int flips = 0;
+            for (r = d + 1; r < 8 && !(sq >> r & 1); r++)
+                ;
+            if (r < 8)
+                flips += r - d - 1;
+            for (r = d - 1; r >= 0 && !(sq >> r & 1); r--)
+                ;
+            if (r >= 0)
+                flips += d - r - 1;
+            BRETT_RV_LINE_FLIPS[d][sq] = (uint8_t)(2 * flips);
+        }
 }
 
 /* ---- the eight symmetries of a square n x n board without holes (n <= 8,
