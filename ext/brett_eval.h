@@ -40,7 +40,7 @@
 #include "brett_reversi.h"
 
 #define BRETT_EV_MAX_INST 64
-#define BRETT_EV_MAX_LEN 12
+#define BRETT_EV_MAX_LEN 10   /* a piece's digits then fit 16 bits: (3^10 - 1) / 2 */
 #define BRETT_AB_INF (1 << 20)
 #define BRETT_AB_MAX_DEPTH 60
 
@@ -51,7 +51,7 @@
 typedef struct {
     uint64_t mask;
     int transposed;
-    uint32_t value[256];
+    uint16_t value[256];
 } BrettEvPiece;
 
 typedef struct {
