@@ -47,7 +47,8 @@
  * empties, with an evaluation; see BRETT_EG_PC_MARGINS; and again below, where
  * the table has no move, see BRETT_EG_IID_MIN), and fastest-first move
  * ordering (the opponent's weighted mobility; from 16 empties plus a shallow
- * search's value by the evaluation, see BRETT_EG_EVAL_UNIT) after a wipeout (a
+ * search's value by the evaluation, see BRETT_EG_EVAL_UNIT, which stops
+ * BRETT_EG_SORT_DELTA discs below alpha) after a wipeout (a
  * move taking every disc of the opponent) and the table's move; when only
  * keeping a disc matters (the window's top at -squares + 2), moves that give
  * the mover a stable disc come first.  Nearer
@@ -93,6 +94,11 @@
 #endif
 #ifndef BRETT_EG_SHALLOW_DEPTH
 #define BRETT_EG_SHALLOW_DEPTH(n) ((n) >= 22 ? 3 : (n) >= 19 ? 2 : 1)
+#endif
+/* The shallow search of a move whose evaluation falls this many discs below
+   alpha stops there: such a move comes late whatever its exact value. */
+#ifndef BRETT_EG_SORT_DELTA
+#define BRETT_EG_SORT_DELTA 8
 #endif
 
 /* One position of the transposition table: bounds of its exact score. */
@@ -954,11 +960,12 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
            view (not in a wipeout hunt, above and here, where only taking every
            disc of O reaches beyond alpha and fastest first finds it). */
         const int depth = BRETT_EG_SHALLOW_DEPTH(n);
+        const int hi = s->eval ? (BRETT_EG_SORT_DELTA - alpha) * BRETT_EG_EVAL_UNIT : 100000;
         int value[64], lowest = 100000;
         for (i = 0; i < nm; i++) {
             b = (uint64_t)1 << list[i].sq;
             value[i] = EG(shallow)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b,
-                                   depth, -100000, 100000);
+                                   depth, -100000, hi);
             if (value[i] < lowest)
                 lowest = value[i];
         }
