@@ -42,7 +42,8 @@
  *
  * The search: negamax alpha-beta, fail-soft.  With many empties: a transposition
  * table (two-way buckets, keyed by both bitboards), principal variation search,
- * enhanced transposition cutoffs, a stability cutoff (from 3 empties), a
+ * enhanced transposition cutoffs, a stability cutoff (from 3 empties; on a
+ * board without holes the edges' stable discs come from a table), a
  * selective search first that leaves its best moves in the table (from 18
  * empties, with an evaluation; see BRETT_EG_PC_MARGINS; and again below, where
  * the table has no move, see BRETT_EG_IID_MIN), and fastest-first move
@@ -315,10 +316,12 @@ static inline uint64_t brett_eg_lines(uint64_t x, int step, uint64_t up, uint64_
     return u | d;
 }
 
-/* Discs of O that can never flip: in each of the four line directions the
-   disc's line is full (no empty square), or a neighbour on it is a wall (the
-   edge, a hole) or a disc of O already known stable.  `walls` = ~playable. */
-static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t walls)
+/* Discs of O that can never flip: `seed` (discs known stable), and those
+   whose line in each of the four directions is full (no empty square), or has
+   a neighbour that is a wall (the edge, a hole) or a disc of O already known
+   stable.  `walls` = ~playable. */
+static inline uint64_t brett_eg_stable_from(uint64_t O, uint64_t empty, uint64_t walls,
+                                            uint64_t seed)
 {
     const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
     const uint64_t R1 = 0x00000000000000FFULL, R8 = 0xFF00000000000000ULL;
@@ -328,7 +331,7 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
     const uint64_t fv = ~brett_eg_lines(empty, 8, ~(uint64_t)0, ~(uint64_t)0);
     const uint64_t fd = ~brett_eg_lines(empty, 9, ~FA, ~FH);
     const uint64_t fa = ~brett_eg_lines(empty, 7, ~FH, ~FA);
-    uint64_t s = 0, prev, t, wh, wv, wd, wa;
+    uint64_t s = seed, prev, t, wh, wv, wd, wa;
     do {
         prev = s;
         t = s | walls;
@@ -336,9 +339,32 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t wall
         wv = fv | R1 | R8 | (t << 8) | (t >> 8);
         wd = fd | FA | FH | R1 | R8 | ((t << 9) & ~FA) | ((t >> 9) & ~FH);
         wa = fa | FA | FH | R1 | R8 | ((t << 7) & ~FH) | ((t >> 7) & ~FA);
-        s = O & wh & wv & wd & wa;
+        s = seed | (O & wh & wv & wd & wa);
     } while (s != prev);
     return s;
+}
+
+/* The stable discs of O on the four edges of an 8x8 board without holes (P the
+   other side's discs): BRETT_RV_EDGE_STABLE for each edge, the columns read as
+   bytes by one multiplication. */
+static inline uint64_t brett_eg_stable_edges(uint64_t O, uint64_t P)
+{
+    const uint64_t FA = 0x0101010101010101ULL, GATHER = 0x0102040810204080ULL;
+    return (uint64_t)BRETT_RV_EDGE_STABLE[O & 0xFF][P & 0xFF]
+           | (uint64_t)BRETT_RV_EDGE_STABLE[O >> 56][P >> 56] << 56
+           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[((O & FA) * GATHER) >> 56]
+                                                 [((P & FA) * GATHER) >> 56]]
+           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[((O >> 7 & FA) * GATHER) >> 56]
+                                                 [((P >> 7 & FA) * GATHER) >> 56]] << 7;
+}
+
+/* The stable discs of O; on 8x8 boards without holes the edges' come from a
+   table, which also finds those no neighbour shows. */
+static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t playable)
+{
+    if (playable == ~(uint64_t)0)
+        return brett_eg_stable_from(O, empty, 0, brett_eg_stable_edges(O, ~(O | empty)));
+    return brett_eg_stable_from(O, empty, ~playable, 0);
 }
 
 /* Twice the discs P's disc on sq flips when sq is the only empty square of a
@@ -633,7 +659,7 @@ static inline int EG(stability_cut)(const BrettSolver *s, uint64_t O, uint64_t e
     int bound;
     if (alpha < s->squares - 2 * EG_POPCOUNT(O))
         return BRETT_SOLVE_INF;
-    bound = s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, ~s->playable));
+    bound = s->squares - 2 * EG_POPCOUNT(brett_eg_stable(O, empty, s->playable));
     if (bound <= alpha)
         return bound;
     if (bound < *beta)
@@ -952,7 +978,7 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
            moves that give P a stable disc first, as these refute at once. */
         for (i = 0; i < nm; i++) {
             b = (uint64_t)1 << list[i].sq;
-            if (brett_eg_stable(P ^ list[i].flips ^ b, empty ^ b, ~s->playable))
+            if (brett_eg_stable(P ^ list[i].flips ^ b, empty ^ b, s->playable))
                 list[i].key -= 100000;
         }
     } else if (n >= BRETT_EG_SHALLOW_MIN && alpha < s->squares - 2) {

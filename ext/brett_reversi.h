@@ -68,6 +68,60 @@ static uint64_t BRETT_RV_RAY[64][8];
    a board's last move, one line at a time. */
 static uint8_t BRETT_RV_LINE_FLIPS[8][256];
 
+/* BRETT_RV_EDGE_STABLE[M][Q]: the discs of M on an edge (M, Q its two sides'
+   discs, bit j: square j of the line) that no sequence of plays on the edge's
+   empty squares, by either side in any order, can flip; the sequences need not
+   be legal, so the set is safe.  An edge disc can only flip along the edge: in
+   every other direction it ends its line. */
+static uint8_t BRETT_RV_EDGE_STABLE[256][256];
+
+/* BRETT_RV_COLUMN[byte]: bit j of `byte` on row j of column a. */
+static uint64_t BRETT_RV_COLUMN[256];
+
+/* The discs of Q on a line of eight that M's disc on square x flips. */
+static inline unsigned brett_rv_line_flips(unsigned M, unsigned Q, int x)
+{
+    unsigned flips = 0, run;
+    int y;
+    for (run = 0, y = x + 1; y < 8 && (Q >> y & 1); y++)
+        run |= 1u << y;
+    if (y < 8 && (M >> y & 1))
+        flips |= run;
+    for (run = 0, y = x - 1; y >= 0 && (Q >> y & 1); y--)
+        run |= 1u << y;
+    if (y >= 0 && (M >> y & 1))
+        flips |= run;
+    return flips;
+}
+
+/* Fills BRETT_RV_EDGE_STABLE from the full lines down: a disc of M is stable
+   when it is M's in every position one play away, either side's. */
+static inline void brett_rv_edge_stable_init(void)
+{
+    int filled, x;
+    unsigned occ, M, Q, f, stable;
+    for (filled = 8; filled >= 0; filled--)
+        for (occ = 0; occ < 256; occ++) {
+            if (brett_popcount64(occ) != filled)
+                continue;
+            M = occ;
+            do {                    /* every split of occ into M and Q */
+                Q = occ ^ M;
+                stable = M;
+                for (x = 0; x < 8 && stable; x++) {
+                    if (occ >> x & 1)
+                        continue;
+                    f = brett_rv_line_flips(M, Q, x);
+                    stable &= BRETT_RV_EDGE_STABLE[M | f | 1u << x][Q & ~f];
+                    f = brett_rv_line_flips(Q, M, x);
+                    stable &= BRETT_RV_EDGE_STABLE[M & ~f][Q | f | 1u << x];
+                }
+                BRETT_RV_EDGE_STABLE[M][Q] = (uint8_t)stable;
+                M = (M - 1) & occ;
+            } while (M != occ);
+        }
+}
+
 static inline void brett_rv_init(void)
 {
     static const int dr[8] = {0, 1, 1, 1, 0, -1, -1, -1};
@@ -95,6 +149,13 @@ static inline void brett_rv_init(void)
                 flips += d - r - 1;
             BRETT_RV_LINE_FLIPS[d][sq] = (uint8_t)(2 * flips);
         }
+    for (sq = 0; sq < 256; sq++) {
+        BRETT_RV_COLUMN[sq] = 0;
+        for (r = 0; r < 8; r++)
+            if (sq >> r & 1)
+                BRETT_RV_COLUMN[sq] |= (uint64_t)1 << (8 * r);
+    }
+    brett_rv_edge_stable_init();
 }
 
 /* ---- the eight symmetries of a square n x n board without holes (n <= 8,

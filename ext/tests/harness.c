@@ -854,6 +854,74 @@ static void check_last_flips(void)
     printf("last flips: 20000 full boards counted as the kernel flips\n");
 }
 
+/* A random legal move of P (0 if none) and its flips. */
+static uint64_t random_move(uint64_t *r, uint64_t P, uint64_t O, uint64_t *flips)
+{
+    uint64_t moves = brett_rv_portable_moves8(P, O, ~(P | O)), m;
+    int k;
+    *flips = 0;
+    if (!moves)
+        return 0;
+    for (k = (int)brett_rng_below(r, (uint32_t)brett_popcount64(moves)), m = moves; k; k--)
+        m &= m - 1;
+    m &= -m;
+    *flips = brett_rv_portable_flips8(P, O, brett_ctz64(m));
+    return m;
+}
+
+/* Stable discs: the edge table's on a few lines, then on positions of random
+   games, that the discs found stay their owner's through random games to the
+   end, and that the table finds discs the neighbour rule alone does not. */
+static void check_stability(void)
+{
+    uint64_t r = 11, P, O, X, Y, f, m, stable[2];
+    int game, i, side, flipped = 0, more = 0, start, len;
+    /* bit j: square j; a corner run, a run the empty end takes, a disc between */
+    CHECK(BRETT_RV_EDGE_STABLE[0x07][0x00] == 0x07, "edge stable: corner run %#x",
+          BRETT_RV_EDGE_STABLE[0x07][0x00]);
+    CHECK(BRETT_RV_EDGE_STABLE[0x7E][0x01] == 0, "edge stable: a run O takes %#x",
+          BRETT_RV_EDGE_STABLE[0x7E][0x01]);
+    CHECK(BRETT_RV_EDGE_STABLE[0x05][0x02] == 0x01, "edge stable: a disc between %#x",
+          BRETT_RV_EDGE_STABLE[0x05][0x02]);
+    CHECK(BRETT_RV_EDGE_STABLE[0x55][0xAA] == 0x55, "edge stable: a full edge %#x",
+          BRETT_RV_EDGE_STABLE[0x55][0xAA]);
+    for (game = 0; game < 400; game++) {
+        P = 0x0000000810000000ULL;
+        O = 0x0000001008000000ULL;
+        len = 20 + (int)brett_rng_below(&r, 40);
+        for (i = 0; i < len; i++) {          /* a random position: P to move */
+            m = random_move(&r, P, O, &f);
+            X = O ^ f, Y = P ^ f ^ m;
+            P = X, O = Y;
+            if (!m && !brett_rv_portable_moves8(P, O, ~(P | O)))
+                break;
+        }
+        stable[0] = brett_eg_stable(P, ~(P | O), ~(uint64_t)0);
+        stable[1] = brett_eg_stable(O, ~(P | O), ~(uint64_t)0);
+        if ((stable[0] | stable[1]) != (brett_eg_stable_from(P, ~(P | O), 0, 0)
+                                        | brett_eg_stable_from(O, ~(P | O), 0, 0)))
+            more++;
+        for (start = 0; start < 4; start++) {   /* random games to the end */
+            X = P, Y = O;
+            for (side = 0; X | Y; side ^= 1) {
+                if ((stable[side] & ~X) || (stable[side ^ 1] & ~Y)) {
+                    flipped++;
+                    break;
+                }
+                m = random_move(&r, X, Y, &f);
+                if (!m && !brett_rv_portable_moves8(Y, X, ~(X | Y)))
+                    break;
+                X ^= f | m, Y ^= f;
+                m = X, X = Y, Y = m;
+            }
+        }
+    }
+    CHECK(flipped == 0, "stability: %d games flip a disc called stable", flipped);
+    CHECK(more > 0, "stability: the edge table finds no disc the neighbours miss");
+    printf("stability: 400 positions, 1600 games, %d flip a stable disc; the edge table "
+           "adds discs in %d\n", flipped, more);
+}
+
 static void check_solver(void)
 {
     uint64_t x, o;
@@ -967,6 +1035,7 @@ int main(void)
     check_shared_table();
     check_eval_pieces();
     check_last_flips();
+    check_stability();
     check_solver();
     check_alphabeta();
     printf("harness: %d checks, %d failed\n", checks, failures);
