@@ -113,10 +113,23 @@ typedef struct {
                                        its bounds hold only for as wide margins */
 } BrettSolveEntry;
 
+/* What an evaluation keeps of a position to evaluate its children one move
+   at a time (brett_eval.h: its pattern indices as the children's mover sees
+   them). */
+typedef struct {
+    uint16_t index[64];
+} BrettSolverFrame;
+
 /* An evaluation for ordering moves (brett_eval.h's pattern sum): `eval(ctx, P, O)`
-   is P's prospects in 1/scale discs.  Read only, so solvers may share one. */
+   is P's prospects in 1/scale discs.  Optionally (NULL: eval alone) `frame`
+   fills f from (P, O), and `child(ctx, f, sq, flips, P2, O2)` is then eval of
+   the child (P2, O2) after P's disc on sq flips `flips`, the same value at a
+   fraction of the cost.  Read only, so solvers may share one. */
 typedef struct {
     int (*eval)(const void *ctx, uint64_t P, uint64_t O);
+    void (*frame)(const void *ctx, uint64_t P, uint64_t O, BrettSolverFrame *f);
+    int (*child)(const void *ctx, const BrettSolverFrame *f, int sq, uint64_t flips,
+                 uint64_t P2, uint64_t O2);
     const void *ctx;
     int scale;
 } BrettSolverEval;
@@ -821,6 +834,36 @@ static inline int EG(guess)(uint64_t P, uint64_t O, uint64_t empty)
            + 16 * (EG_POPCOUNT(P & BRETT_EG_CORNERS) - EG_POPCOUNT(O & BRETT_EG_CORNERS));
 }
 
+/* shallow() one ply from the leaves with an evaluation that has child(): the
+   children evaluated from the position's frame, made once for all of them. */
+static int EG(shallow1)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t moves, int alpha,
+                        int beta)
+{
+    const BrettSolverEval *ev = s->eval;
+    BrettSolverFrame frame;
+    uint64_t f, b;
+    int sq, v, best = -100000;
+    ev->frame(ev->ctx, P, O, &frame);
+    while (moves) {
+        sq = EG_CTZ(moves);
+        moves &= moves - 1;
+        b = (uint64_t)1 << sq;
+        f = EG_FLIPS(P, O, sq);
+        s->nodes++;
+        v = -(ev->child(ev->ctx, &frame, sq, f, O ^ f, P ^ f ^ b) * BRETT_EG_EVAL_UNIT
+              / ev->scale);
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                if (v >= beta)
+                    return v;
+                alpha = v;
+            }
+        }
+    }
+    return best;
+}
+
 /* A shallow alpha-beta search of `depth` plies over guess(), for move ordering;
    a finished game counts its score, well beyond any guess. */
 static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int depth,
@@ -840,6 +883,8 @@ static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
         }
         return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha);
     }
+    if (depth == 1 && s->eval && s->eval->child)
+        return EG(shallow1)(s, P, O, moves, alpha, beta);
     while (moves) {
         sq = EG_CTZ(moves);
         moves &= moves - 1;

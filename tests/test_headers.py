@@ -48,6 +48,7 @@ def check_output(done: subprocess.CompletedProcess[str]) -> str:
     levels = len(re.findall(r"^kernels \w+:", out, re.MULTILINE))
     assert levels >= 1 and int(summary[1]) >= 17 + 13 * levels and summary[2] == "0", out
     assert "evaluation pieces: 6000 random boards" in out, out
+    assert re.search(r"evaluation frames: \d+ children of 2000 random boards", out), out
     assert "last flips: 20000 full boards" in out, out
     assert "stability: 400 positions, 1600 games, 0 flip a stable disc" in out, out
     return out

@@ -835,6 +835,64 @@ static void check_eval_pieces(void)
         printf("evaluation pieces: 6000 random boards read as a test per square does\n");
 }
 
+/* A child's evaluation from its parent's frame against its own, with
+   instances that share squares (the shapes above), a mobility term and a
+   constant, for every move of random boards. */
+static void check_eval_frames(void)
+{
+    static const uint8_t shapes[3][10] = {
+        {0, 1, 2, 8, 9, 10, 16, 17, 18},
+        {9, 0, 8, 16, 24, 32, 40, 48, 56, 49},
+        {7, 14, 21, 28, 35, 42, 49, 56},
+    };
+    static const int lens[3] = {9, 10, 8}, sizes[3] = {19683, 59049, 6561};
+    static int16_t w[19683 + 59049 + 6561 + 3];
+    const int size = 19683 + 59049 + 6561 + 3;
+    uint64_t seed = 9, P, O, moves, f, b;
+    BrettEval ev;
+    BrettSolverEval order;
+    BrettSolverFrame frame;
+    int i, k, round, sq, bad = 0, children = 0;
+    memset(&ev, 0, sizeof ev);
+    for (k = 0; k < size; k++)
+        w[k] = (int16_t)((k * 7919) % 30011 - 15000);
+    w[size - 3] = 3, w[size - 2] = -2, w[size - 1] = 5;
+    ev.w = w;
+    ev.stages = 1;
+    ev.width = 60;
+    ev.size = size;
+    ev.scale = 1;
+    ev.ninst = 3;
+    for (i = 0; i < 3; i++) {
+        ev.off[i] = i ? ev.off[i - 1] + sizes[i - 1] : 0;
+        ev.len[i] = lens[i];
+        memcpy(ev.sq[i], shapes[i], (size_t)lens[i]);
+    }
+    CHECK(brett_ev_prepare(&ev) == 0, "evaluation frames: out of memory");
+    if (!ev.piece)
+        return;
+    order = brett_ev_solver_eval(&ev);
+    CHECK(order.frame != NULL && order.child != NULL, "evaluation frames: none offered");
+    for (round = 0; round < 2000 && order.child; round++) {
+        const uint64_t a = brett_rng_next(&seed), c = brett_rng_next(&seed);
+        P = a & c, O = ~a & brett_rng_next(&seed);
+        order.frame(order.ctx, P, O, &frame);
+        for (moves = brett_rv_portable_moves8(P, O, ~(P | O)); moves; moves &= moves - 1) {
+            sq = brett_ctz64(moves);
+            b = (uint64_t)1 << sq;
+            f = brett_rv_portable_flips8(P, O, sq);
+            bad += order.child(order.ctx, &frame, sq, f, O ^ f, P ^ f ^ b)
+                   != brett_ev_eval(&ev, O ^ f, P ^ f ^ b);
+            children++;
+        }
+    }
+    brett_ev_release(&ev);
+    CHECK(bad == 0 && children > 0, "evaluation frames: %d of %d children differ", bad,
+          children);
+    printf("evaluation frames: %d children of 2000 random boards as evaluated alone\n",
+           children);
+}
+
 /* The last move's flip count by lines against the kernel's flips, on random
    full boards with one empty square, for both sides. */
 static void check_last_flips(void)
@@ -1034,6 +1092,7 @@ int main(void)
     check_tables();
     check_shared_table();
     check_eval_pieces();
+    check_eval_frames();
     check_last_flips();
     check_stability();
     check_solver();
