@@ -94,7 +94,7 @@
 #define BRETT_EG_SHALLOW_MIN 16     /* moves ordered by a shallow search */
 #endif
 #ifndef BRETT_EG_SHALLOW_DEPTH
-#define BRETT_EG_SHALLOW_DEPTH(n) ((n) >= 22 ? 3 : (n) >= 19 ? 2 : 1)
+#define BRETT_EG_SHALLOW_DEPTH(n) ((n) >= 21 ? 3 : (n) >= 18 ? 2 : 1)
 #endif
 /* The shallow search of a move whose evaluation falls this many discs below
    alpha stops there: such a move comes late whatever its exact value. */
