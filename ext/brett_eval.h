@@ -17,7 +17,8 @@
  * against 19 s, the evaluation from 36% of the time to 21%).  The endgame
  * solver's ordering search evaluates the children of a position from its
  * indices (a frame), changing only the instances through the new disc and the
- * flipped ones (brett_ev_child_any: 5.5% less time on FFO #49, #51, #52, the same nodes).
+ * flipped ones (brett_ev_child_any: 5.5% less time on FFO #49, #51, #52, the
+ * same nodes).
  *
  * Search: negamax with alpha-beta (principal variation search), a transposition
  * table, iterative deepening and move ordering (the table's move, then the
@@ -254,6 +255,9 @@ static int brett_ev_eval_any(const void *e, uint64_t P, uint64_t O)
 {
     return brett_ev_eval((const BrettEval *)e, P, O);
 }
+
+/* A frame holds an index per instance. */
+typedef char brett_ev_frame_fits[BRETT_EV_MAX_INST <= 64 ? 1 : -1];
 
 /* The frame of (P, O) for the solver: the indices as the children's mover, O,
    sees them. */
