@@ -834,47 +834,21 @@ static inline int EG(guess)(uint64_t P, uint64_t O, uint64_t empty)
            + 16 * (EG_POPCOUNT(P & BRETT_EG_CORNERS) - EG_POPCOUNT(O & BRETT_EG_CORNERS));
 }
 
-/* shallow() one ply from the leaves with an evaluation that has child(): the
-   children evaluated from the position's frame, made once for all of them. */
-static int EG(shallow1)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t moves, int alpha,
-                        int beta)
-{
-    const BrettSolverEval *ev = s->eval;
-    BrettSolverFrame frame;
-    uint64_t f, b;
-    int sq, v, best = -100000;
-    ev->frame(ev->ctx, P, O, &frame);
-    while (moves) {
-        sq = EG_CTZ(moves);
-        moves &= moves - 1;
-        b = (uint64_t)1 << sq;
-        f = EG_FLIPS(P, O, sq);
-        s->nodes++;
-        v = -(ev->child(ev->ctx, &frame, sq, f, O ^ f, P ^ f ^ b) * BRETT_EG_EVAL_UNIT
-              / ev->scale);
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                if (v >= beta)
-                    return v;
-                alpha = v;
-            }
-        }
-    }
-    return best;
-}
-
 /* A shallow alpha-beta search of `depth` plies over guess(), for move ordering;
-   a finished game counts its score, well beyond any guess. */
+   a finished game counts its score, well beyond any guess.  One ply from the
+   leaves, an evaluation that has child() evaluates them from this position's
+   frame. */
 static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int depth,
                        int alpha, int beta)
 {
+    const BrettSolverEval *ev = s->eval;
+    BrettSolverFrame frame;
     uint64_t moves, f, b;
-    int sq, v, best = -100000;
+    int sq, v, best = -100000, framed;
     s->nodes++;
     if (depth == 0)
-        return s->eval ? s->eval->eval(s->eval->ctx, P, O) * BRETT_EG_EVAL_UNIT / s->eval->scale
-                   : EG(guess)(P, O, empty);
+        return ev ? ev->eval(ev->ctx, P, O) * BRETT_EG_EVAL_UNIT / ev->scale
+                  : EG(guess)(P, O, empty);
     moves = EG_MOVES(P, O, empty);
     if (!moves) {
         if (!EG_MOVES(O, P, empty)) {
@@ -883,14 +857,21 @@ static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
         }
         return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha);
     }
-    if (depth == 1 && s->eval && s->eval->child)
-        return EG(shallow1)(s, P, O, moves, alpha, beta);
+    framed = depth == 1 && ev && ev->child;
+    if (framed)
+        ev->frame(ev->ctx, P, O, &frame);
     while (moves) {
         sq = EG_CTZ(moves);
         moves &= moves - 1;
         b = (uint64_t)1 << sq;
         f = EG_FLIPS(P, O, sq);
-        v = -EG(shallow)(s, O ^ f, P ^ f ^ b, empty ^ b, depth - 1, -beta, -alpha);
+        if (framed) {
+            s->nodes++;
+            v = -(ev->child(ev->ctx, &frame, sq, f, O ^ f, P ^ f ^ b) * BRETT_EG_EVAL_UNIT
+                  / ev->scale);
+        } else {
+            v = -EG(shallow)(s, O ^ f, P ^ f ^ b, empty ^ b, depth - 1, -beta, -alpha);
+        }
         if (v > best) {
             best = v;
             if (v > alpha) {
