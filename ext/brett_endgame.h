@@ -358,17 +358,15 @@ static inline uint64_t brett_eg_stable_from(uint64_t O, uint64_t empty, uint64_t
 }
 
 /* The stable discs of O on the four edges of an 8x8 board without holes (P the
-   other side's discs): BRETT_RV_EDGE_STABLE for each edge, the columns read as
-   bytes by one multiplication. */
+   other side's discs): BRETT_RV_EDGE_STABLE for each edge. */
 static inline uint64_t brett_eg_stable_edges(uint64_t O, uint64_t P)
 {
-    const uint64_t FA = 0x0101010101010101ULL, GATHER = 0x0102040810204080ULL;
     return (uint64_t)BRETT_RV_EDGE_STABLE[O & 0xFF][P & 0xFF]
            | (uint64_t)BRETT_RV_EDGE_STABLE[O >> 56][P >> 56] << 56
-           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[((O & FA) * GATHER) >> 56]
-                                                 [((P & FA) * GATHER) >> 56]]
-           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[((O >> 7 & FA) * GATHER) >> 56]
-                                                 [((P >> 7 & FA) * GATHER) >> 56]] << 7;
+           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[brett_rv_column_byte(O, 0)]
+                                                 [brett_rv_column_byte(P, 0)]]
+           | BRETT_RV_COLUMN[BRETT_RV_EDGE_STABLE[brett_rv_column_byte(O, 7)]
+                                                 [brett_rv_column_byte(P, 7)]] << 7;
 }
 
 /* The stable discs of O; on 8x8 boards without holes the edges' come from a
@@ -386,11 +384,11 @@ static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t play
    (one square per column, the rays of brett_reversi.h) by one multiplication. */
 static inline int brett_eg_last_flips(uint64_t P, int sq)
 {
-    const uint64_t COLS = 0x0101010101010101ULL, GATHER = 0x0102040810204080ULL;
+    const uint64_t COLS = 0x0101010101010101ULL;
     const uint64_t *ray = BRETT_RV_RAY[sq];
     const int row = sq >> 3, col = sq & 7;
     return BRETT_RV_LINE_FLIPS[col][(P >> (sq & 56)) & 0xFF]
-           + BRETT_RV_LINE_FLIPS[row][(((P >> col) & COLS) * GATHER) >> 56]
+           + BRETT_RV_LINE_FLIPS[row][brett_rv_column_byte(P, col)]
            + BRETT_RV_LINE_FLIPS[col][((P & (ray[3] | ray[7])) * COLS) >> 56]
            + BRETT_RV_LINE_FLIPS[col][((P & (ray[1] | ray[5])) * COLS) >> 56];
 }

@@ -78,6 +78,13 @@ static uint8_t BRETT_RV_EDGE_STABLE[256][256];
 /* BRETT_RV_COLUMN[byte]: bit j of `byte` on row j of column a. */
 static uint64_t BRETT_RV_COLUMN[256];
 
+/* Column `col` of x as a byte, bit j from row j (BRETT_RV_COLUMN's inverse for
+   column a): the eight rows add without a carry into the top byte. */
+static inline unsigned brett_rv_column_byte(uint64_t x, int col)
+{
+    return (unsigned)((((x >> col) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+}
+
 /* The discs of Q on a line of eight that M's disc on square x flips. */
 static inline unsigned brett_rv_line_flips(unsigned M, unsigned Q, int x)
 {
@@ -137,18 +144,9 @@ static inline void brett_rv_init(void)
         }
     }
     for (d = 0; d < 8; d++)
-        for (sq = 0; sq < 256; sq++) {
-            int flips = 0;
-            for (r = d + 1; r < 8 && !(sq >> r & 1); r++)
-                ;
-            if (r < 8)
-                flips += r - d - 1;
-            for (r = d - 1; r >= 0 && !(sq >> r & 1); r--)
-                ;
-            if (r >= 0)
-                flips += d - r - 1;
-            BRETT_RV_LINE_FLIPS[d][sq] = (uint8_t)(2 * flips);
-        }
+        for (sq = 0; sq < 256; sq++)
+            BRETT_RV_LINE_FLIPS[d][sq] = (uint8_t)(
+                2 * brett_popcount64(brett_rv_line_flips((unsigned)sq, ~(unsigned)sq & 0xFF, d)));
     for (sq = 0; sq < 256; sq++) {
         BRETT_RV_COLUMN[sq] = 0;
         for (r = 0; r < 8; r++)
