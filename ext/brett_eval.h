@@ -70,8 +70,10 @@ typedef struct {
     BrettEvPiece *piece;
     int piece_end[BRETT_EV_MAX_INST];
     /* and square sq's instances: `shares[sq]` of them, instance share_inst[sq][j]
-       where sq's digit weighs share_power[sq][j]; shares[0] = -1 when a square
-       lies in more than BRETT_EV_MAX_SHARE (then no evaluation by frames) */
+       where sq's digit weighs share_power[sq][j]; `framed`: they are all
+       listed (no square lies in more than BRETT_EV_MAX_SHARE), so children
+       may be evaluated from frames */
+    int framed;
     int shares[64];
     uint8_t share_inst[64][BRETT_EV_MAX_SHARE];
     uint16_t share_power[64][BRETT_EV_MAX_SHARE];
@@ -169,16 +171,16 @@ static inline void brett_ev_share(BrettEval *e)
     int i, k, sq;
     unsigned power;
     memset(e->shares, 0, sizeof e->shares);
+    e->framed = 0;
     for (i = 0; i < e->ninst; i++)
         for (k = e->len[i] - 1, power = 1; k >= 0; k--, power *= 3) {
             sq = e->sq[i][k];
-            if (e->shares[sq] == BRETT_EV_MAX_SHARE) {
-                e->shares[0] = -1;
+            if (e->shares[sq] == BRETT_EV_MAX_SHARE)
                 return;
-            }
             e->share_inst[sq][e->shares[sq]] = (uint8_t)i;
             e->share_power[sq][e->shares[sq]++] = (uint16_t)power;
         }
+    e->framed = 1;
 }
 
 /* Lays out the pieces of e's instances (after w, off, len and sq are set); 0,
@@ -293,8 +295,8 @@ static inline BrettSolverEval brett_ev_solver_eval(const BrettEval *e)
 {
     BrettSolverEval order;
     order.eval = brett_ev_eval_any;
-    order.frame = e->shares[0] >= 0 ? brett_ev_frame_any : NULL;
-    order.child = e->shares[0] >= 0 ? brett_ev_child_any : NULL;
+    order.frame = e->framed ? brett_ev_frame_any : NULL;
+    order.child = e->framed ? brett_ev_child_any : NULL;
     order.ctx = e;
     order.scale = e->scale;
     return order;
