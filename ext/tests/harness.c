@@ -786,14 +786,23 @@ static void mobility_eval(BrettEval *ev)
 /* The evaluation's pieces against a test per square: instances of the shapes
    that split most (a corner block, a vertical edge with its X squares, an
    anti-diagonal), each alone with weights that tell every index apart. */
+static const uint8_t EVAL_SHAPES[3][10] = {
+    {0, 1, 2, 8, 9, 10, 16, 17, 18},            /* a1-c3 */
+    {9, 0, 8, 16, 24, 32, 40, 48, 56, 49},      /* b2, a1-a8, b7 */
+    {7, 14, 21, 28, 35, 42, 49, 56},            /* h1-a8 */
+};
+static const int EVAL_LENS[3] = {9, 10, 8}, EVAL_SIZES[3] = {19683, 59049, 6561};
+
+/* Weights that tell every index of a pattern apart. */
+static void eval_weights(int16_t *w, int n)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        w[k] = (int16_t)((k * 7919) % 30011 - 15000);
+}
+
 static void check_eval_pieces(void)
 {
-    static const uint8_t shapes[3][10] = {
-        {0, 1, 2, 8, 9, 10, 16, 17, 18},            /* a1-c3 */
-        {9, 0, 8, 16, 24, 32, 40, 48, 56, 49},      /* b2, a1-a8, b7 */
-        {7, 14, 21, 28, 35, 42, 49, 56},            /* h1-a8 */
-    };
-    static const int lens[3] = {9, 10, 8};
     static int16_t w[59049 + 3];
     uint64_t seed = 5;
     int shape, k, round, bad = 0, pieces = 0;
@@ -801,18 +810,18 @@ static void check_eval_pieces(void)
         BrettEval ev;
         int size = 1;
         memset(&ev, 0, sizeof ev);
-        for (k = 0; k < lens[shape]; k++)
+        for (k = 0; k < EVAL_LENS[shape]; k++)
             size *= 3;
-        for (k = 0; k < size + 3; k++)
-            w[k] = k < size ? (int16_t)((k * 7919) % 30011 - 15000) : 0;
+        eval_weights(w, size);
+        w[size] = w[size + 1] = w[size + 2] = 0;
         ev.w = w;
         ev.stages = 1;
         ev.width = 60;
         ev.size = size + 3;
         ev.scale = 1;
         ev.ninst = 1;
-        ev.len[0] = lens[shape];
-        memcpy(ev.sq[0], shapes[shape], (size_t)lens[shape]);
+        ev.len[0] = EVAL_LENS[shape];
+        memcpy(ev.sq[0], EVAL_SHAPES[shape], (size_t)EVAL_LENS[shape]);
         CHECK(brett_ev_prepare(&ev) == 0, "evaluation pieces: out of memory");
         if (!ev.piece)
             return;
@@ -821,8 +830,8 @@ static void check_eval_pieces(void)
             const uint64_t a = brett_rng_next(&seed), b = brett_rng_next(&seed);
             const uint64_t P = a & b, O = ~a & brett_rng_next(&seed);
             int index = 0;
-            for (k = 0; k < lens[shape]; k++) {
-                const int sq = shapes[shape][k];
+            for (k = 0; k < EVAL_LENS[shape]; k++) {
+                const int sq = EVAL_SHAPES[shape][k];
                 index = 3 * index + (int)(P >> sq & 1) + 2 * (int)(O >> sq & 1);
             }
             bad += brett_ev_eval(&ev, P, O) != w[index];
@@ -840,22 +849,15 @@ static void check_eval_pieces(void)
    constant, for every move of random boards. */
 static void check_eval_frames(void)
 {
-    static const uint8_t shapes[3][10] = {
-        {0, 1, 2, 8, 9, 10, 16, 17, 18},
-        {9, 0, 8, 16, 24, 32, 40, 48, 56, 49},
-        {7, 14, 21, 28, 35, 42, 49, 56},
-    };
-    static const int lens[3] = {9, 10, 8}, sizes[3] = {19683, 59049, 6561};
     static int16_t w[19683 + 59049 + 6561 + 3];
     const int size = 19683 + 59049 + 6561 + 3;
     uint64_t seed = 9, P, O, moves, f, b;
     BrettEval ev;
     BrettSolverEval order;
     BrettSolverFrame frame;
-    int i, k, round, sq, bad = 0, children = 0;
+    int i, round, sq, bad = 0, children = 0;
     memset(&ev, 0, sizeof ev);
-    for (k = 0; k < size; k++)
-        w[k] = (int16_t)((k * 7919) % 30011 - 15000);
+    eval_weights(w, size);
     w[size - 3] = 3, w[size - 2] = -2, w[size - 1] = 5;
     ev.w = w;
     ev.stages = 1;
@@ -864,9 +866,9 @@ static void check_eval_frames(void)
     ev.scale = 1;
     ev.ninst = 3;
     for (i = 0; i < 3; i++) {
-        ev.off[i] = i ? ev.off[i - 1] + sizes[i - 1] : 0;
-        ev.len[i] = lens[i];
-        memcpy(ev.sq[i], shapes[i], (size_t)lens[i]);
+        ev.off[i] = i ? ev.off[i - 1] + EVAL_SIZES[i - 1] : 0;
+        ev.len[i] = EVAL_LENS[i];
+        memcpy(ev.sq[i], EVAL_SHAPES[i], (size_t)EVAL_LENS[i]);
     }
     CHECK(brett_ev_prepare(&ev) == 0, "evaluation frames: out of memory");
     if (!ev.piece)
