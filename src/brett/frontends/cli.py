@@ -598,7 +598,7 @@ def cmd_play(game: Game[Any], args: argparse.Namespace, out: TextIO, err: TextIO
     if args.json:
         from .stdio import serve
 
-        if serve(sys.stdin, out, game=game):
+        if serve(None, out, game=game):
             raise KeyboardInterrupt
         return
     read = read or input  # looked up at call time, so tests can patch builtins.input
@@ -866,7 +866,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         return
     from .stdio import serve
 
-    code = serve(sys.stdin, out)
+    code = serve(None, out)
     if code:
         raise KeyboardInterrupt
 

@@ -26,6 +26,7 @@ from typing import Optional, TextIO
 
 from .. import __version__
 from .._files import write_atomic
+from .._reading import waiting_stdin
 from ..errors import BrettError
 from ..reversi import Reversi, ReversiMove
 from ._engine import (
@@ -358,7 +359,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
         raise BrettError(f"reversi options: {exc}") from None
     print(f"brett gtp: Reversi {engine.game.size}x{engine.game.size}, {budget.describe()}, "
           f"{colour_name(0)} moves first", file=err, flush=True)
-    for line in read_lines(sys.stdin.buffer):
+    for line in read_lines(waiting_stdin()):
         answer = engine.handle(line)
         if answer:
             out.write(answer)

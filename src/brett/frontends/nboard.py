@@ -30,10 +30,10 @@ stderr; a command the protocol does not know is ignored, as the protocol asks.
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 from typing import Any, Optional, TextIO
 
+from .._reading import waiting_stdin
 from ..errors import BrettError
 from ..reversi import Reversi
 from ._engine import (
@@ -259,7 +259,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> None:
     engine = NBoardEngine(budget_from_args(args), out, err, seed=args.seed)
     try:
-        for line in read_lines(sys.stdin.buffer):
+        for line in read_lines(waiting_stdin()):
             engine.handle(line)
             if engine.quit:
                 break

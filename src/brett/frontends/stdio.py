@@ -18,8 +18,9 @@ from __future__ import annotations
 import sys
 import threading
 from concurrent.futures import Future, wait
-from typing import Any, BinaryIO, Optional, TextIO, Union
+from typing import IO, Any, Optional, TextIO, Union
 
+from .._reading import waiting_stdin
 from ..game import Game
 from .protocol import LimitExceeded, encode, error_answer
 from .sessions import LOCAL, Answer, Hub, Limits
@@ -48,7 +49,7 @@ class Writer:
                 self.broken = True  # nobody is listening: the session goes on to its end
 
 
-def read_lines(inp: Union[TextIO, BinaryIO], limit: int) -> Any:
+def read_lines(inp: Union[TextIO, IO[bytes]], limit: int) -> Any:
     """The lines of ``inp`` (bytes when it has a binary buffer), each at most
     ``limit`` long; a longer one is read on to its end in bounded pieces and
     yielded as None."""
@@ -71,14 +72,15 @@ def _deliver(done: Future[Answer], pending: set[Future[Answer]], writer: Writer)
     writer.send(done.result())
 
 
-def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
+def serve(inp: Union[TextIO, IO[bytes], None] = None, out: Optional[TextIO] = None,
           limits: Limits = LOCAL, game: Optional[Game[Any]] = None) -> int:
-    """Answer requests from ``inp`` on ``out`` until ``quit`` or the end of input
-    (exit code 0), or Ctrl-C (130).  With ``game``, that game is open first and
-    announced by an ``opened`` event (``brett play --json``)."""
+    """Answer requests from ``inp`` (text or bytes; by default stdin) on ``out``
+    until ``quit`` or the end of input (exit code 0), or Ctrl-C (130).  With
+    ``game``, that game is open first and announced by an ``opened`` event
+    (``brett play --json``)."""
     from .commands import opened
 
-    inp = inp if inp is not None else sys.stdin
+    source = inp if inp is not None else waiting_stdin()
     writer = Writer(out if out is not None else sys.stdout)
     hub = Hub(limits)
     session = hub.open(events=writer.send)
@@ -87,7 +89,7 @@ def serve(inp: Optional[TextIO] = None, out: Optional[TextIO] = None,
     try:
         if game is not None:
             writer.send({"event": "opened", **opened(session, game)})
-        for line in read_lines(inp, limits.request_bytes):
+        for line in read_lines(source, limits.request_bytes):
             reply = (session.handle(line) if line is not None else error_answer(None, (
                 LimitExceeded(f"a request line of more than {limits.request_bytes} bytes"))))
             if isinstance(reply, Future):

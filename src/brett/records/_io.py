@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any, NamedTuple, Optional, Union
 
+from .._reading import open_reading
 from ..errors import InvalidRecordError
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -60,7 +61,7 @@ def open_binary(source: Source, what: str) -> Iterator[IO[bytes]]:
         return
     name = path_name(source)
     try:
-        handle = open(source, "rb")  # noqa: SIM115 - closed below
+        handle = open_reading(source)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
         raise InvalidRecordError(f"cannot read the {what} file {name}: {exc}") from None
     with handle:
