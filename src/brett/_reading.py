@@ -11,7 +11,8 @@ A file that is not a regular file is therefore waited on in short ``poll``
 rounds before each read: every round returns to the interpreter, which runs a
 pending handler, so a signal is acted on within :data:`WAKE` seconds.  Regular
 files never block and are read as usual.  Windows has no ``poll`` on pipes and
-delivers Ctrl-C differently; files there are read as usual.
+delivers Ctrl-C differently; files there are read as usual, as is a terminal on
+macOS, whose ``poll`` answers at once (``POLLNVAL``) for devices.
 """
 
 from __future__ import annotations
