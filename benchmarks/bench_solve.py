@@ -27,29 +27,13 @@ import pytest
 
 from _edax import edax_solve
 from _figures import needs_cython
+from brett.records import read
 
-FFO = [  # number, position, published score for the player to move (fforum-40-59.obf)
-    (40, "o--oooox/-oooooox/ooxxooox/ooxoooxx/ooooooxx/---oooox/----o--x/-------- x", 38),
-    (41, "-ooooo--/--oooox-/-oooooo-/xxxxxoo-/-xxoox--/ooxoxx--/--oxxo--/-ooo--o- x", 0),
-    (42, "--ooo---/----xx-o/oooooxoo/-ooooxoo/x-oooxxo/---ooxoo/---oooxo/--oooo-- x", 6),
-    (43, "--xxxxx-/--xxxx--/-oooxx--/-ooxxxx-/-ooxxxo-/ooooxoo-/---xox--/--xxxxx- o", -12),
-    (44, "--o-x-o-/--o-xo-o/-ooxxxoo/ooooxxxo/ooooxx--/xxooxo--/--xxxx--/---xxx-- o", -14),
-    (45, "---xxxx-/x-xxxo--/xxoxoo--/xxxoxo--/xxoxxo--/-oxxxoo-/o-oooo--/----oo-- x", 6),
-    (46, "---xxx--/--ooox--/--oooxx-/-ooooxxx/--ooooxx/--oxoxxx/--xxoo--/-xxxx-o- x", -8),
-    (47, "-ooooo--/--oooo--/-oooox--/xxxxxx--/-oxoox--/oooxox--/--ooxx--/--xxxx-- o", 4),
-    (48, "-----x--/x-xxx---/xxxxoo--/xoxooxx-/xooxxx--/xooxx---/--ooox--/-xxxxxx- o", 28),
-    (49, "--ox-o--/--xxoo--/oooooxx-/ooooox--/oooxoxx-/ooooxx--/---oox--/--x-o--- x", 16),
-    (50, "----x---/--xxx---/-oooxooo/-oooxooo/-oxoxoxo/-ooxxooo/--ooxo--/--o--o-- x", 10),
-    (51, "----o-x-/-----x--/---xxxo-/oxxxxxoo/-xxooxoo/xxoxxxoo/--oooo-o/----oo-- o", 6),
-    (52, "---x----/---ox--x/--xooxxx/xxxoxxxx/xxxooxxx/xxxoooxx/--xo---x/-------- o", 0),
-    (53, "----oo--/---ooo--/-xxxxooo/--xxooxo/-xxxxxoo/--oooxoo/--x-ox-o/-----x-- x", -2),
-    (54, "--ooo---/xxoo----/xxxxoooo/xxxxox--/xxxoxx--/xxooo---/---ooo--/---o---- x", -2),
-    (55, "--------/x-x-----/-xxxxooo/ooxoxx--/oooxxxx-/ooxxxx--/o-ooox--/---oo--- o", 0),
-    (56, "--xxxxx-/--xxxx--/-oooxx--/-ooxox--/-oxxxxx-/oooooxo-/---oxx--/-------- o", 2),
-    (57, "--------/--------/---xxooo/--xxxooo/--xxoxoo/-oooxxxo/--oxoo-o/-ooooo-- x", -10),
-    (58, "--xooo--/--ooo---/-oooxoo-/-ooooxo-/-oxoxxx-/ooxxxx--/--x-xx--/-------- x", 4),
-    (59, "--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxooxx/--xx-o-x x", 64),
-]
+FFO_FILE = Path(__file__).parents[1] / "tests" / "data" / "ffo-40-59.obf"
+"""FFO #40-#59 (fforum-40-59.obf) as OBF, the tests' copy: each position with its
+best moves and the published score for the player to move."""
+FFO = [(int(str(p.headers["Comment"]).split("#")[1]), p.start,
+        int(p.root.children[0].properties["score"])) for p in read(FFO_FILE)]
 SECONDS = float(os.environ.get("BRETT_SOLVE_SECONDS", "60"))
 EDAX_SECONDS = float(os.environ.get("BRETT_EDAX_SECONDS", "300"))
 EDAX = os.environ.get("BRETT_EDAX")

@@ -57,7 +57,7 @@ def test_sdist_contains_everything_the_build_needs(tmp_path: Path) -> None:
     with tarfile.open(tarball) as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     expected = {"pyproject.toml", "setup.py", "src/brett/py.typed", "tests/conftest.py",
-                "tests/data/reference.json"}
+                "tests/data/reference.json", "tests/data/ffo-40-59.obf"}
     # the headers and their C harness (tests/test_headers.py runs it from an sdist too)
     expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "ext").rglob("*.[ch]")}
     expected |= {str(p.relative_to(ROOT)) for p in (ROOT / "src/brett/_core").glob("*.pyx")}

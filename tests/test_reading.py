@@ -43,6 +43,17 @@ def _nudged(body: str, *args: str, **kwargs: object) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)  # type: ignore[call-overload]
 
 
+def _ended(child: subprocess.Popen[str], writer: int) -> str:
+    """The child's stderr once it ended (bounded in time); ``writer``, the test's
+    end of the pipe it reads, is held open until then."""
+    try:
+        return child.communicate(timeout=60)[1]
+    finally:
+        os.close(writer)
+        child.kill()
+        child.wait()
+
+
 @posix
 def test_a_signal_handled_in_another_thread_ends_a_read_of_a_silent_pipe(tmp_path: Path) -> None:
     fifo = tmp_path / "silent"
@@ -56,13 +67,8 @@ def test_a_signal_handled_in_another_thread_ends_a_read_of_a_silent_pipe(tmp_pat
             sys.exit(130)
         """, str(fifo))
     writer = os.open(fifo, os.O_WRONLY)   # once the child opens it to read
-    try:
-        os.write(writer, b"part of a record\n")
-        _, err = child.communicate(timeout=60)
-    finally:
-        os.close(writer)
-        child.kill()
-        child.wait()
+    os.write(writer, b"part of a record\n")
+    err = _ended(child, writer)
     assert child.returncode == 130, err
 
 
@@ -76,12 +82,7 @@ def test_a_signal_handled_in_another_thread_ends_an_engine_waiting_on_stdin(
         sys.exit(main(sys.argv[1:]))
         """, *command.split(), stdin=silent)
     os.close(silent)
-    try:
-        _, err = child.communicate(timeout=60)
-    finally:
-        os.close(writer)
-        child.kill()
-        child.wait()
+    err = _ended(child, writer)
     assert child.returncode == 130, err
     assert "Traceback" not in err
 

@@ -7,41 +7,31 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import brett
+import brett.records
 from brett._core import _solve_py
 from brett.ai import Solution, solve
 from conftest import BACKENDS, needs_cython
 from test_stop import CPU_BOUND, Stopping
 
-# FFO endgame test suite #40-#49 (fforum-40-59.obf, the first ten lines) as brett
-# position strings: the published exact score for the player to move and every
-# move that reaches it.
-FFO = [
-    (40, "o--oooox/-oooooox/ooxxooox/ooxoooxx/ooooooxx/---oooox/----o--x/-------- x", 38,
-     ["a2"]),
-    (41, "-ooooo--/--oooox-/-oooooo-/xxxxxoo-/-xxoox--/ooxoxx--/--oxxo--/-ooo--o- x", 0,
-     ["h4"]),
-    (42, "--ooo---/----xx-o/oooooxoo/-ooooxoo/x-oooxxo/---ooxoo/---oooxo/--oooo-- x", 6,
-     ["g2"]),
-    (43, "--xxxxx-/--xxxx--/-oooxx--/-ooxxxx-/-ooxxxo-/ooooxoo-/---xox--/--xxxxx- o", -12,
-     ["c7", "g3"]),
-    (44, "--o-x-o-/--o-xo-o/-ooxxxoo/ooooxxxo/ooooxx--/xxooxo--/--xxxx--/---xxx-- o", -14,
-     ["b8", "d2"]),
-    (45, "---xxxx-/x-xxxo--/xxoxoo--/xxxoxo--/xxoxxo--/-oxxxoo-/o-oooo--/----oo-- x", 6,
-     ["b2"]),
-    (46, "---xxx--/--ooox--/--oooxx-/-ooooxxx/--ooooxx/--oxoxxx/--xxoo--/-xxxx-o- x", -8,
-     ["b3"]),
-    (47, "-ooooo--/--oooo--/-oooox--/xxxxxx--/-oxoox--/oooxox--/--ooxx--/--xxxx-- o", 4,
-     ["g2"]),
-    (48, "-----x--/x-xxx---/xxxxoo--/xoxooxx-/xooxxx--/xooxx---/--ooox--/-xxxxxx- o", 28,
-     ["f6"]),
-    (49, "--ox-o--/--xxoo--/oooooxx-/ooooox--/oooxoxx-/ooooxx--/---oox--/--x-o--- x", 16,
-     ["e1"]),
-]
+FFO_FILE = Path(__file__).parent / "data" / "ffo-40-59.obf"
+"""The FFO endgame suite #40-#59 (fforum-40-59.obf) as OBF: each position with
+every move that reaches the published exact score for the player to move."""
+
+
+def _ffo() -> list[tuple[int, str, int, list[str]]]:
+    """(number, position, score, best moves) of each FFO problem."""
+    return [(int(str(p.headers["Comment"]).split("#")[1]), p.start,
+             int(p.root.children[0].properties["score"]), [n.move for n in p.root.children])
+            for p in brett.records.read(FFO_FILE)]
+
+
+FFO = [row for row in _ffo() if row[0] <= 49]
 
 # FFO #40 and #42 played on along a best line to 12 and 13 empties: small enough
 # for the plain twin (a few seconds).
@@ -107,7 +97,7 @@ def test_ffo_40() -> None:
 # FFO #59 (fforum-40-59.obf, line 20; +64: Black wipes White out with h4, g8 or
 # e8) after Black's g8: White to move, every reply loses every disc.
 FFO_59_AFTER_G8 = "--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxoxxx/--xx-oxx o"
-FFO_59 = ("--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxooxx/--xx-o-x x", 64)
+FFO_59 = next((position, score) for number, position, score, _ in _ffo() if number == 59)
 
 
 @needs_cython
