@@ -31,7 +31,8 @@ def _ffo() -> list[tuple[int, str, int, list[str]]]:
             for p in brett.records.read(FFO_FILE)]
 
 
-FFO = [row for row in _ffo() if row[0] <= 49]
+ALL_FFO = _ffo()
+FFO = [row for row in ALL_FFO if row[0] <= 49]
 
 # FFO #40 and #42 played on along a best line to 12 and 13 empties: small enough
 # for the plain twin (a few seconds).
@@ -97,7 +98,7 @@ def test_ffo_40() -> None:
 # FFO #59 (fforum-40-59.obf, line 20; +64: Black wipes White out with h4, g8 or
 # e8) after Black's g8: White to move, every reply loses every disc.
 FFO_59_AFTER_G8 = "--------/--------/-------o/--ooooo-/--ooooox/ooooxxxx/--xxoxxx/--xx-oxx o"
-FFO_59 = next((position, score) for number, position, score, _ in _ffo() if number == 59)
+FFO_59 = next((position, score) for number, position, score, _ in ALL_FFO if number == 59)
 
 
 @needs_cython

@@ -30,6 +30,12 @@ WAKE = 0.2
 CAN_WAIT = os.name == "posix" and hasattr(select, "poll")
 
 
+def _waits(fd: int) -> bool:
+    """Whether reads of ``fd`` are waited on: anything but a regular file, where
+    ``poll`` can wait."""
+    return CAN_WAIT and not stat.S_ISREG(os.fstat(fd).st_mode)
+
+
 class WaitingFile(io.FileIO):
     """A :class:`io.FileIO` that, for anything but a regular file, waits for input
     in rounds of :data:`WAKE` seconds before each read (see the module's text)."""
@@ -38,7 +44,7 @@ class WaitingFile(io.FileIO):
                  closefd: bool = True) -> None:
         super().__init__(file, "rb", closefd=closefd)
         self._poll: Any = None
-        if CAN_WAIT and not stat.S_ISREG(os.fstat(self.fileno()).st_mode):
+        if _waits(self.fileno()):
             self._poll = select.poll()
             self._poll.register(self.fileno(), select.POLLIN | select.POLLPRI)
 
@@ -81,7 +87,7 @@ def waiting_stdin() -> IO[bytes]:
         fd = stdin.fileno()
     except (AttributeError, OSError, ValueError):  # replaced by a test, or closed
         return stdin
-    if not CAN_WAIT or stat.S_ISREG(os.fstat(fd).st_mode):
+    if not _waits(fd):
         return stdin
     return io.BufferedReader(WaitingFile(fd, closefd=False))
 
