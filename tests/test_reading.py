@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from brett._reading import WaitingFile, open_reading, waiting_stdin
+from brett._reading import WaitingFile, bounded_lines, open_reading, waiting_stdin
 
 posix = pytest.mark.skipif(os.name != "posix", reason="fifos, poll and pthread_kill")
 
@@ -141,3 +141,13 @@ def test_stdin_closed_or_replaced_is_read_as_it_is(monkeypatch: pytest.MonkeyPat
     replaced = io.TextIOWrapper(io.BytesIO(b"quit\n"))
     monkeypatch.setattr(sys, "stdin", replaced)
     assert waiting_stdin() is replaced.buffer
+
+
+@pytest.mark.parametrize("kind", [bytes, str])
+def test_bounded_lines_keep_lines_up_to_the_limit_and_skip_longer_ones(kind: type) -> None:
+    text = "abcd\n" + "x" * 5 + "\n" + "y" * 100_000 + "\nok\n" + "z" * 9
+    source = io.BytesIO(text.encode()) if kind is bytes else io.StringIO(text)
+    lines = list(bounded_lines(source, 6))
+    expected = ["abcd\n", "xxxxx\n", None, "ok\n", None]
+    assert lines == [line if line is None or kind is str else line.encode()
+                     for line in expected]

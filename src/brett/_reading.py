@@ -22,6 +22,7 @@ import os
 import select
 import stat
 import sys
+from collections.abc import Iterator
 from typing import IO, Any, Union
 
 WAKE = 0.2
@@ -92,4 +93,21 @@ def waiting_stdin() -> IO[bytes]:
     return io.BufferedReader(WaitingFile(fd, closefd=False))
 
 
-__all__ = ["WAKE", "WaitingFile", "open_reading", "waiting_stdin"]
+def bounded_lines(source: Any, limit: int) -> Iterator[Any]:
+    """Each line of ``source`` (bytes or text, as it reads), at most ``limit``
+    long with its end of line, or None for a longer one, which is read on to its
+    end in bounded pieces: memory stays bounded whatever the other side sends."""
+    while True:
+        line = source.readline(limit + 1)
+        if not line:
+            return
+        end = b"\n" if isinstance(line, bytes) else "\n"
+        if len(line) <= limit or line.endswith(end):
+            yield line
+            continue
+        while line and not line.endswith(end):
+            line = source.readline(1 << 16)
+        yield None
+
+
+__all__ = ["WAKE", "WaitingFile", "bounded_lines", "open_reading", "waiting_stdin"]

@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import IO, Any, Optional
 
+from .._reading import bounded_lines
 from ..errors import BrettError
 from ..reversi import Reversi, ReversiMove
 
@@ -34,16 +35,8 @@ def read_lines(stream: IO[bytes], limit: int = MAX_LINE) -> Iterator[Optional[st
     """Each line of ``stream`` without its end of line, decoded as UTF-8 (bad bytes
     replaced), or None for a line longer than ``limit`` (which is skipped whole:
     memory stays bounded whatever the controller sends)."""
-    while True:
-        raw = stream.readline(limit + 1)
-        if not raw:
-            return
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(limit)
-            yield None
-            continue
-        yield raw.decode("utf-8", "replace").rstrip("\r\n")
+    for raw in bounded_lines(stream, limit):
+        yield None if raw is None else raw.decode("utf-8", "replace").rstrip("\r\n")
 
 
 def colour_name(player: int) -> str:

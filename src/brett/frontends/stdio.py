@@ -20,7 +20,7 @@ import threading
 from concurrent.futures import Future, wait
 from typing import IO, Any, Optional, TextIO, Union
 
-from .._reading import waiting_stdin
+from .._reading import bounded_lines, waiting_stdin
 from ..game import Game
 from .protocol import LimitExceeded, encode, error_answer
 from .sessions import LOCAL, Answer, Hub, Limits
@@ -49,23 +49,6 @@ class Writer:
                 self.broken = True  # nobody is listening: the session goes on to its end
 
 
-def read_lines(inp: Union[TextIO, IO[bytes]], limit: int) -> Any:
-    """The lines of ``inp`` (bytes when it has a binary buffer), each at most
-    ``limit`` long; a longer one is read on to its end in bounded pieces and
-    yielded as None."""
-    source: Any = getattr(inp, "buffer", inp)
-    while True:
-        line = source.readline(limit + 1)
-        if not line:
-            return
-        if len(line) <= limit or line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
-            yield line
-            continue
-        while line and not line.endswith(b"\n" if isinstance(line, bytes) else "\n"):
-            line = source.readline(1 << 16)
-        yield None
-
-
 def _deliver(done: Future[Answer], pending: set[Future[Answer]], writer: Writer) -> None:
     """A search's answer, written when it is ready (in the thread that finished it)."""
     pending.discard(done)
@@ -89,7 +72,7 @@ def serve(inp: Union[TextIO, IO[bytes], None] = None, out: Optional[TextIO] = No
     try:
         if game is not None:
             writer.send({"event": "opened", **opened(session, game)})
-        for line in read_lines(source, limits.request_bytes):
+        for line in bounded_lines(getattr(source, "buffer", source), limits.request_bytes):
             reply = (session.handle(line) if line is not None else error_answer(None, (
                 LimitExceeded(f"a request line of more than {limits.request_bytes} bytes"))))
             if isinstance(reply, Future):
