@@ -431,6 +431,8 @@ cdef void shares(const FState* st, double* values) noexcept nogil:
     cdef double score[4]
     cdef double s, m
     cdef int p, q, sides = 2 if st.teams else st.n
+    score[0] = score[1] = score[2] = score[3] = 0.0  # teams read 2 and 3: a C compiler
+                                                     # cannot see teams means 4 players
     for p in range(st.n):
         score[p] = brett_popcount64(st.m.own[p]) + st.m.reserve[p]
     if st.teams:
