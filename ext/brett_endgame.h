@@ -114,22 +114,27 @@ typedef struct {
 } BrettSolveEntry;
 
 /* What an evaluation keeps of a position to evaluate its children one move
-   at a time (brett_eval.h: its pattern indices as the children's mover sees
-   them). */
+   at a time (brett_eval.h: its pattern indices as either side sees them). */
 typedef struct {
-    uint16_t index[64];
+    uint16_t index[64];             /* as the children's mover sees them */
+    uint16_t own[64];               /* as the position's mover sees them */
 } BrettSolverFrame;
 
 /* An evaluation for ordering moves (brett_eval.h's pattern sum): `eval(ctx, P, O)`
-   is P's prospects in 1/scale discs.  Optionally (NULL: eval alone) `frame`
-   fills f from (P, O), and `child(ctx, f, sq, flips, P2, O2)` is then eval of
-   the child (P2, O2) after P's disc on sq flips `flips`, the same value at a
-   fraction of the cost.  Read only, so solvers may share one. */
+   is P's prospects in 1/scale discs.  Optionally (all three NULL: eval alone)
+   `frame` fills f from (P, O); then for the child (P2, O2) after P's disc on sq
+   flips `flips`, `child(ctx, f, sq, flips, empties, mobility,
+   opponent_mobility)` is eval(ctx, P2, O2), given the child's empty squares
+   and both sides' mobility in it (P2's first), and `advance(ctx, f, sq, flips,
+   next)` fills next as frame would from (P2, O2): each at a fraction of the
+   cost.  Read only, so solvers may share one. */
 typedef struct {
     int (*eval)(const void *ctx, uint64_t P, uint64_t O);
     void (*frame)(const void *ctx, uint64_t P, uint64_t O, BrettSolverFrame *f);
     int (*child)(const void *ctx, const BrettSolverFrame *f, int sq, uint64_t flips,
-                 uint64_t P2, uint64_t O2);
+                 int empties, int mobility, int opponent_mobility);
+    void (*advance)(const void *ctx, const BrettSolverFrame *f, int sq, uint64_t flips,
+                    BrettSolverFrame *next);
     const void *ctx;
     int scale;
 } BrettSolverEval;
@@ -833,16 +838,17 @@ static inline int EG(guess)(uint64_t P, uint64_t O, uint64_t empty)
 }
 
 /* A shallow alpha-beta search of `depth` plies over guess(), for move ordering;
-   a finished game counts its score, well beyond any guess.  One ply from the
-   leaves, an evaluation that has child() evaluates them from this position's
-   frame. */
+   a finished game counts its score, well beyond any guess.  With an evaluation
+   that has frames, `frame` (NULL: none yet) holds (P, O)'s, from which each
+   child's follows at a fraction of the cost, and one ply from the leaves
+   child() evaluates them. */
 static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int depth,
-                       int alpha, int beta)
+                       int alpha, int beta, const BrettSolverFrame *frame)
 {
     const BrettSolverEval *ev = s->eval;
-    BrettSolverFrame frame;
+    BrettSolverFrame own, next;
     uint64_t moves, f, b;
-    int sq, v, best = -100000, framed;
+    int sq, v, best = -100000;
     s->nodes++;
     if (depth == 0)
         return ev ? ev->eval(ev->ctx, P, O) * BRETT_EG_EVAL_UNIT / ev->scale
@@ -853,22 +859,29 @@ static int EG(shallow)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
             const int d = EG_POPCOUNT(P) - EG_POPCOUNT(O);
             return BRETT_EG_FINISHED * (d > 0 ? 1 : d < 0 ? -1 : 0) + BRETT_EG_EVAL_UNIT * d;
         }
-        return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha);
+        return -EG(shallow)(s, O, P, empty, depth, -beta, -alpha, 0);
     }
-    framed = depth == 1 && ev && ev->child;
-    if (framed)
-        ev->frame(ev->ctx, P, O, &frame);
+    if (!frame && ev && ev->child) {
+        ev->frame(ev->ctx, P, O, &own);
+        frame = &own;
+    }
     while (moves) {
         sq = EG_CTZ(moves);
         moves &= moves - 1;
         b = (uint64_t)1 << sq;
         f = EG_FLIPS(P, O, sq);
-        if (framed) {
+        if (frame && depth == 1) {
+            const uint64_t P2 = O ^ f, O2 = P ^ f ^ b, all = ~(P2 | O2);
             s->nodes++;
-            v = -(ev->child(ev->ctx, &frame, sq, f, O ^ f, P ^ f ^ b) * BRETT_EG_EVAL_UNIT
-                  / ev->scale);
+            v = -(ev->child(ev->ctx, frame, sq, f, EG_POPCOUNT(all),
+                            EG_POPCOUNT(EG_MOVES(P2, O2, all)),
+                            EG_POPCOUNT(EG_MOVES(O2, P2, all)))
+                  * BRETT_EG_EVAL_UNIT / ev->scale);
         } else {
-            v = -EG(shallow)(s, O ^ f, P ^ f ^ b, empty ^ b, depth - 1, -beta, -alpha);
+            if (frame)
+                ev->advance(ev->ctx, frame, sq, f, &next);
+            v = -EG(shallow)(s, O ^ f, P ^ f ^ b, empty ^ b, depth - 1, -beta, -alpha,
+                             frame ? &next : 0);
         }
         if (v > best) {
             best = v;
@@ -894,12 +907,12 @@ static int EG(probcut)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, i
        see, and fastest first finds). */
     if (beta < s->squares && beta > 2 - s->squares) {
         bound = beta * BRETT_EG_EVAL_UNIT + margin;
-        if (EG(shallow)(s, P, O, empty, depth, bound - 1, bound) >= bound)
+        if (EG(shallow)(s, P, O, empty, depth, bound - 1, bound, 0) >= bound)
             return beta;
     }
     if (alpha > -s->squares && alpha < s->squares - 2) {
         bound = alpha * BRETT_EG_EVAL_UNIT - margin;
-        if (EG(shallow)(s, P, O, empty, depth, bound, bound + 1) <= bound)
+        if (EG(shallow)(s, P, O, empty, depth, bound, bound + 1, 0) <= bound)
             return alpha;
     }
     return BRETT_SOLVE_INF;
@@ -1011,11 +1024,17 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
            disc of O reaches beyond alpha and fastest first finds it). */
         const int depth = BRETT_EG_SHALLOW_DEPTH(n);
         const int hi = s->eval ? (BRETT_EG_SORT_DELTA - alpha) * BRETT_EG_EVAL_UNIT : 100000;
+        const BrettSolverEval *ev = s->eval;
+        BrettSolverFrame frame, next;
         int value[64], lowest = 100000;
+        if (ev && ev->child)
+            ev->frame(ev->ctx, P, O, &frame);
         for (i = 0; i < nm; i++) {
             b = (uint64_t)1 << list[i].sq;
+            if (ev && ev->child)
+                ev->advance(ev->ctx, &frame, list[i].sq, list[i].flips, &next);
             value[i] = EG(shallow)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b,
-                                   depth, -100000, hi);
+                                   depth, -100000, hi, ev && ev->child ? &next : 0);
             if (value[i] < lowest)
                 lowest = value[i];
         }

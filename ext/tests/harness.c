@@ -854,7 +854,7 @@ static void check_eval_frames(void)
     uint64_t seed = 9, P, O, moves, f, b;
     BrettEval ev;
     BrettSolverEval order;
-    BrettSolverFrame frame;
+    BrettSolverFrame frame, next, fresh;
     int i, round, sq, bad = 0, children = 0;
     memset(&ev, 0, sizeof ev);
     eval_weights(w, size);
@@ -874,8 +874,9 @@ static void check_eval_frames(void)
     if (!ev.piece)
         return;
     order = brett_ev_solver_eval(&ev);
-    CHECK(order.frame != NULL && order.child != NULL, "evaluation frames: none offered");
-    for (round = 0; round < 2000 && order.child; round++) {
+    CHECK(order.frame != NULL && order.child != NULL && order.advance != NULL,
+          "evaluation frames: none offered");
+    for (round = 0; round < 2000 && order.child && order.advance; round++) {
         const uint64_t a = brett_rng_next(&seed), c = brett_rng_next(&seed);
         P = a & c, O = ~a & brett_rng_next(&seed);
         order.frame(order.ctx, P, O, &frame);
@@ -883,16 +884,23 @@ static void check_eval_frames(void)
             sq = brett_ctz64(moves);
             b = (uint64_t)1 << sq;
             f = brett_rv_portable_flips8(P, O, sq);
-            bad += order.child(order.ctx, &frame, sq, f, O ^ f, P ^ f ^ b)
-                   != brett_ev_eval(&ev, O ^ f, P ^ f ^ b);
+            const uint64_t P2 = O ^ f, O2 = P ^ f ^ b;
+            bad += order.child(order.ctx, &frame, sq, f, brett_ab_empties(P2, O2),
+                               brett_popcount64(brett_ab_moves(P2, O2)),
+                               brett_popcount64(brett_ab_moves(O2, P2)))
+                   != brett_ev_eval(&ev, P2, O2);
+            order.advance(order.ctx, &frame, sq, f, &next);
+            order.frame(order.ctx, P2, O2, &fresh);
+            bad += memcmp(next.index, fresh.index, (size_t)ev.ninst * sizeof next.index[0])
+                   || memcmp(next.own, fresh.own, (size_t)ev.ninst * sizeof next.own[0]);
             children++;
         }
     }
     brett_ev_release(&ev);
     CHECK(bad == 0 && children > 0, "evaluation frames: %d of %d children differ", bad,
           children);
-    printf("evaluation frames: %d children of 2000 random boards as evaluated alone\n",
-           children);
+    printf("evaluation frames: %d children of 2000 random boards as evaluated alone, "
+           "their frames as made afresh\n", children);
 }
 
 /* The last move's flip count by lines against the kernel's flips, on random
