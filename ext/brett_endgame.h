@@ -374,12 +374,61 @@ static inline uint64_t brett_eg_stable_edges(uint64_t O, uint64_t P)
                                                  [brett_rv_column_byte(P, 7)]] << 7;
 }
 
+/* The squares of `occupied` whose line through them in one direction (a
+   shift by `step`) is full: the run from each square towards lower bits ends
+   occupied at the edge (`low[k]`: the squares at most 2^k - 1 steps from it),
+   and so does the run towards higher bits (`high[k]`). */
+static inline uint64_t brett_eg_full8(uint64_t occupied, int step, const uint64_t low[3],
+                                      const uint64_t high[3])
+{
+    uint64_t down = occupied & (low[0] | occupied << step);
+    uint64_t up = occupied & (high[0] | occupied >> step);
+    down &= low[1] | down << 2 * step;
+    up &= high[1] | up >> 2 * step;
+    down &= low[2] | down << 4 * step;
+    up &= high[2] | up >> 4 * step;
+    return down & up;
+}
+
+/* brett_eg_stable_from on an 8x8 board without holes, seeded by the edges'
+   table: the edges are settled, so only the inner squares' neighbours are
+   looked at, none of them across an edge. */
+static inline uint64_t brett_eg_stable8(uint64_t O, uint64_t empty)
+{
+    static const uint64_t LOW9[3] = {0x01010101010101FFULL, 0x030303030303FFFFULL,
+                                     0x0F0F0F0FFFFFFFFFULL};
+    static const uint64_t HIGH9[3] = {0xFF80808080808080ULL, 0xFFFFC0C0C0C0C0C0ULL,
+                                      0xFFFFFFFFF0F0F0F0ULL};
+    static const uint64_t LOW7[3] = {0x80808080808080FFULL, 0xC0C0C0C0C0C0FFFFULL,
+                                     0xF0F0F0F0FFFFFFFFULL};
+    static const uint64_t HIGH7[3] = {0xFF01010101010101ULL, 0xFFFF030303030303ULL,
+                                      0xFFFFFFFF0F0F0F0FULL};
+    const uint64_t occupied = ~empty, inner = O & 0x007E7E7E7E7E7E00ULL;
+    uint64_t row = occupied, column = occupied, s, prev;
+    uint64_t d9 = brett_eg_full8(occupied, 9, LOW9, HIGH9);
+    uint64_t d7 = brett_eg_full8(occupied, 7, LOW7, HIGH7);
+    row &= row >> 1;
+    row &= row >> 2;
+    row &= row >> 4;
+    row = (row & 0x0101010101010101ULL) * 0xFF;
+    column &= column >> 8 | column << 56;
+    column &= column >> 16 | column << 48;
+    column &= column >> 32 | column << 32;
+    s = brett_eg_stable_edges(O, occupied & ~O) | (inner & row & column & d9 & d7);
+    do {
+        prev = s;
+        s |= inner & (row | s << 1 | s >> 1) & (column | s << 8 | s >> 8)
+             & (d9 | s << 9 | s >> 9) & (d7 | s << 7 | s >> 7);
+    } while (s != prev);
+    return s;
+}
+
 /* The stable discs of O; on 8x8 boards without holes the edges' come from a
    table, which also finds those no neighbour shows. */
 static inline uint64_t brett_eg_stable(uint64_t O, uint64_t empty, uint64_t playable)
 {
     if (playable == ~(uint64_t)0)
-        return brett_eg_stable_from(O, empty, 0, brett_eg_stable_edges(O, ~(O | empty)));
+        return brett_eg_stable8(O, empty);
     return brett_eg_stable_from(O, empty, ~playable, 0);
 }
 
