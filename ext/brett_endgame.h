@@ -535,7 +535,7 @@ static inline const char *brett_solver_level_name(int level)
 static inline BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level)
 {
     BrettSolver *s = (BrettSolver *)calloc(1, sizeof(BrettSolver));
-    uint64_t i, n;
+    uint64_t n;
     if (!s)
         return 0;
     if (tt_bits < 0)
@@ -546,22 +546,16 @@ static inline BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int 
         n = (uint64_t)1 << tt_bits;
         if (n < 2)
             n = 2;
+        /* Zeroed entries are empty: a position with no disc is never searched.
+           calloc leaves a large table's pages untouched until a probe meets
+           them, so a short solve does not pay for writing all of it. */
         if ((size_t)n == n)
-            s->tt = (BrettSolveEntry *)malloc((size_t)n * sizeof(BrettSolveEntry));
+            s->tt = (BrettSolveEntry *)calloc((size_t)n, sizeof(BrettSolveEntry));
         if (!s->tt) {
             free(s);
             return 0;
         }
         s->tt_mask = n - 1;
-        for (i = 0; i < n; i++) {
-            /* A position no search meets (both sides on every square). */
-            s->tt[i].P = s->tt[i].O = ~(uint64_t)0;
-            s->tt[i].lower = -BRETT_SOLVE_INF;
-            s->tt[i].upper = BRETT_SOLVE_INF;
-            s->tt[i].move = 64;
-            s->tt[i].empties = 0;
-            s->tt[i].selective = 0;
-        }
     }
     s->playable = playable;
     s->squares = brett_popcount64(playable);
