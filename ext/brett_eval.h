@@ -280,6 +280,24 @@ static void brett_ev_frame_any(const void *ctx, uint64_t P, uint64_t O, BrettSol
     brett_ev_indices((const BrettEval *)ctx, P, O, f->own);
 }
 
+/* The indices `index` after a move, in the eyes of one side: the new disc on
+   sq adds `placed` times its square's weight (0 to `placed`), each flipped
+   disc `flipped` times its own (1 to 2 for the side whose disc it was, 2 to 1
+   for the other). */
+static inline void brett_ev_move_digits(const BrettEval *e, uint16_t *index, int sq,
+                                        uint64_t flips, int placed, int flipped)
+{
+    int j;
+    for (j = 0; j < e->shares[sq]; j++)
+        index[e->share_inst[sq][j]] += (uint16_t)(placed * e->share_power[sq][j]);
+    while (flips) {
+        const int x = brett_ctz64(flips);
+        flips &= flips - 1;
+        for (j = 0; j < e->shares[x]; j++)
+            index[e->share_inst[x][j]] += (uint16_t)(flipped * e->share_power[x][j]);
+    }
+}
+
 /* The frame of the child after P's disc on sq flips `flips`, from its parent's:
    in P's eyes sq becomes P's (0 to 1) and the flipped discs too (2 to 1); in
    O's, sq becomes the opponent's (0 to 2) and so do they (1 to 2). */
@@ -287,42 +305,22 @@ static void brett_ev_advance_any(const void *ctx, const BrettSolverFrame *f, int
                                  uint64_t flips, BrettSolverFrame *next)
 {
     const BrettEval *e = (const BrettEval *)ctx;
-    int j;
     memcpy(next->index, f->own, sizeof next->index);
     memcpy(next->own, f->index, sizeof next->own);
-    for (j = 0; j < e->shares[sq]; j++) {
-        next->index[e->share_inst[sq][j]] += e->share_power[sq][j];
-        next->own[e->share_inst[sq][j]] += (uint16_t)(2 * e->share_power[sq][j]);
-    }
-    while (flips) {
-        const int x = brett_ctz64(flips);
-        flips &= flips - 1;
-        for (j = 0; j < e->shares[x]; j++) {
-            next->index[e->share_inst[x][j]] -= e->share_power[x][j];
-            next->own[e->share_inst[x][j]] += e->share_power[x][j];
-        }
-    }
+    brett_ev_move_digits(e, next->index, sq, flips, 1, -1);
+    brett_ev_move_digits(e, next->own, sq, flips, 2, 1);
 }
 
-/* A child's evaluation from its parent's frame: P's disc on sq (an empty
-   square, 0, becomes the opponent's, 2, for the child's mover) and the flips
-   (the mover's, 1, become the opponent's): only their instances change. */
+/* A child's evaluation from its parent's frame: its mover's indices are those
+   of the frame a move advances to (brett_ev_advance_any's `own`). */
 static int brett_ev_child_any(const void *ctx, const BrettSolverFrame *f, int sq,
                               uint64_t flips, int empties, int mobility,
                               int opponent_mobility)
 {
     const BrettEval *e = (const BrettEval *)ctx;
     uint16_t index[BRETT_EV_MAX_INST];
-    int j;
     memcpy(index, f->index, sizeof index);
-    for (j = 0; j < e->shares[sq]; j++)
-        index[e->share_inst[sq][j]] += (uint16_t)(2 * e->share_power[sq][j]);
-    while (flips) {
-        const int x = brett_ctz64(flips);
-        flips &= flips - 1;
-        for (j = 0; j < e->shares[x]; j++)
-            index[e->share_inst[x][j]] += e->share_power[x][j];
-    }
+    brett_ev_move_digits(e, index, sq, flips, 2, 1);
     return brett_ev_sum_mobility(e, index, empties, mobility, opponent_mobility);
 }
 
