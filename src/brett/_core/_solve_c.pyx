@@ -26,6 +26,7 @@ cdef extern from "brett_endgame.h":
         pass
     void brett_solver_set_eval(BrettSolver *s, const BrettSolverEval *eval) noexcept nogil
     BrettSolver *brett_solver_new(int tt_bits, uint64_t playable, int level) noexcept nogil
+    int brett_solver_table_bits(int empties) noexcept nogil
     void brett_solver_free(BrettSolver *s) noexcept nogil
     int brett_solver_move(const BrettSolver *s, uint64_t P, uint64_t O) noexcept nogil
     int brett_solver_score(BrettSolver *s, uint64_t P, uint64_t O, int alpha, int beta,
@@ -72,21 +73,6 @@ def kernels():
     return brett_solver_level_name(LEVEL).decode()
 
 
-cdef int _tt_bits(int empties) noexcept nogil:
-    """The table's size by the work ahead: none for short endgames, at most 2^22
-    entries of 24 bytes (96 MiB; from 26 empties, where FFO #50 needs 4.5% fewer
-    nodes than with 2^21)."""
-    if empties < 10:
-        return 0
-    if empties < 16:
-        return 16
-    if empties < 20:
-        return 18
-    if empties < 26:
-        return 21
-    return 22
-
-
 cdef int _final(uint64_t P, uint64_t playable, int empties) noexcept nogil:
     cdef int d = 2 * brett_popcount64(P) - (brett_popcount64(playable) - empties)
     return d + empties if d > 0 else (d - empties if d < 0 else 0)
@@ -116,7 +102,7 @@ def solve(uint64_t black, uint64_t white, uint64_t blocked, int player, int alph
     O = white if player == 0 else black
     empty = playable & ~(P | O)
     empties = brett_popcount64(empty)
-    s = brett_solver_new(_tt_bits(empties), playable, LEVEL)
+    s = brett_solver_new(brett_solver_table_bits(empties), playable, LEVEL)
     if s == NULL:
         raise MemoryError()
     brett_solver_set_eval(s, ordering)
