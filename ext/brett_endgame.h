@@ -1076,16 +1076,17 @@ static int EG(deep)(BrettSolver *s, uint64_t P, uint64_t O, uint64_t empty, int 
         const int depth = BRETT_EG_SHALLOW_DEPTH(n);
         const int hi = s->eval ? (BRETT_EG_SORT_DELTA - alpha) * BRETT_EG_EVAL_UNIT : 100000;
         const BrettSolverEval *ev = s->eval;
+        const int framed = ev && ev->child;
         BrettSolverFrame frame, next;
         int value[64], lowest = 100000;
-        if (ev && ev->child)
+        if (framed)
             ev->frame(ev->ctx, P, O, &frame);
         for (i = 0; i < nm; i++) {
             b = (uint64_t)1 << list[i].sq;
-            if (ev && ev->child)
+            if (framed)
                 ev->advance(ev->ctx, &frame, list[i].sq, list[i].flips, &next);
             value[i] = EG(shallow)(s, O ^ list[i].flips, P ^ list[i].flips ^ b, empty ^ b,
-                                   depth, -100000, hi, ev && ev->child ? &next : 0);
+                                   depth, -100000, hi, framed ? &next : 0);
             if (value[i] < lowest)
                 lowest = value[i];
         }
