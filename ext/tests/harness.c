@@ -937,6 +937,55 @@ static uint64_t random_move(uint64_t *r, uint64_t P, uint64_t O, uint64_t *flips
     return m;
 }
 
+/* Whether the line through sq along (dr, dc), both ways, has no empty square. */
+static int line_full(uint64_t empty, int sq, int dr, int dc)
+{
+    int way, r, c;
+    for (way = -1; way <= 1; way += 2)
+        for (r = sq / 8, c = sq % 8; r >= 0 && r < 8 && c >= 0 && c < 8;
+             r += way * dr, c += way * dc)
+            if (empty >> (r * 8 + c) & 1)
+                return 0;
+    return 1;
+}
+
+/* The full lines both stability paths see, against a walk along each line,
+   on random empty sets from nearly full to nearly empty: brett_eg_lines' (the
+   general path's, holes being squares in neither set) in the four directions
+   and brett_eg_full8's (the 8x8 path's) on the diagonals. */
+static void check_full_lines(void)
+{
+    static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    static const uint64_t LOW9[3] = {0x01010101010101FFULL, 0x030303030303FFFFULL,
+                                     0x0F0F0F0FFFFFFFFFULL};
+    static const uint64_t HIGH9[3] = {0xFF80808080808080ULL, 0xFFFFC0C0C0C0C0C0ULL,
+                                      0xFFFFFFFFF0F0F0F0ULL};
+    static const uint64_t LOW7[3] = {0x80808080808080FFULL, 0xC0C0C0C0C0C0FFFFULL,
+                                     0xF0F0F0F0FFFFFFFFULL};
+    static const uint64_t HIGH7[3] = {0xFF01010101010101ULL, 0xFFFF030303030303ULL,
+                                      0xFFFFFFFF0F0F0F0FULL};
+    const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
+    uint64_t r = 5, empty, want[4];
+    int i, sq, d, wrong = 0;
+    for (i = 0; i < 2000; i++) {
+        empty = brett_rng_next(&r);
+        for (d = i % 6; d > 0; d--)          /* sparser and sparser */
+            empty &= brett_rng_next(&r);
+        want[0] = want[1] = want[2] = want[3] = 0;
+        for (sq = 0; sq < 64; sq++)
+            for (d = 0; d < 4; d++)
+                if (line_full(empty, sq, DIRS[d][0], DIRS[d][1]))
+                    want[d] |= (uint64_t)1 << sq;
+        wrong += ~brett_eg_lines(empty, 1, ~FA, ~FH) != want[0]
+                 || ~brett_eg_lines(empty, 8, ~(uint64_t)0, ~(uint64_t)0) != want[1]
+                 || ~brett_eg_lines(empty, 9, ~FA, ~FH) != want[2]
+                 || ~brett_eg_lines(empty, 7, ~FH, ~FA) != want[3]
+                 || brett_eg_full8(~empty, 9, LOW9, HIGH9) != want[2]
+                 || brett_eg_full8(~empty, 7, LOW7, HIGH7) != want[3];
+    }
+    CHECK(wrong == 0, "full lines: %d of 2000 empty sets differ from the walk", wrong);
+}
+
 /* Stable discs: the edge table's on a few lines, then on positions of random
    games, that the discs found stay their owner's through random games to the
    end, and that the table finds discs the neighbour rule alone does not. */
@@ -1107,6 +1156,7 @@ int main(void)
     check_eval_pieces();
     check_eval_frames();
     check_last_flips();
+    check_full_lines();
     check_stability();
     check_solver();
     check_alphabeta();
