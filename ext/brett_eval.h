@@ -192,8 +192,10 @@ static inline int brett_ev_prepare(BrettEval *e)
 {
     int i, total = 0, side[BRETT_EV_MAX_INST];
     for (i = 0; i < e->ninst; i++) {
-        side[i] = brett_ev_split(e, i, 1, NULL) < brett_ev_split(e, i, 0, NULL);
-        total += brett_ev_split(e, i, side[i], NULL);
+        const int transposed = brett_ev_split(e, i, 1, NULL);
+        const int plain = brett_ev_split(e, i, 0, NULL);
+        side[i] = transposed < plain;
+        total += side[i] ? transposed : plain;
     }
     e->piece = (BrettEvPiece *)malloc((size_t)(total > 0 ? total : 1) * sizeof(BrettEvPiece));
     if (!e->piece)
