@@ -391,23 +391,25 @@ static inline uint64_t brett_eg_full8(uint64_t occupied, int step, const uint64_
     return down & up;
 }
 
+/* brett_eg_full8's ends of the diagonals along +9 and +7 on an 8x8 board. */
+static const uint64_t BRETT_EG_LOW9[3] = {0x01010101010101FFULL, 0x030303030303FFFFULL,
+                                          0x0F0F0F0FFFFFFFFFULL};
+static const uint64_t BRETT_EG_HIGH9[3] = {0xFF80808080808080ULL, 0xFFFFC0C0C0C0C0C0ULL,
+                                           0xFFFFFFFFF0F0F0F0ULL};
+static const uint64_t BRETT_EG_LOW7[3] = {0x80808080808080FFULL, 0xC0C0C0C0C0C0FFFFULL,
+                                          0xF0F0F0F0FFFFFFFFULL};
+static const uint64_t BRETT_EG_HIGH7[3] = {0xFF01010101010101ULL, 0xFFFF030303030303ULL,
+                                           0xFFFFFFFF0F0F0F0FULL};
+
 /* brett_eg_stable_from on an 8x8 board without holes, seeded by the edges'
    table: the edges are settled, so only the inner squares' neighbours are
    looked at, none of them across an edge. */
 static inline uint64_t brett_eg_stable8(uint64_t O, uint64_t empty)
 {
-    static const uint64_t LOW9[3] = {0x01010101010101FFULL, 0x030303030303FFFFULL,
-                                     0x0F0F0F0FFFFFFFFFULL};
-    static const uint64_t HIGH9[3] = {0xFF80808080808080ULL, 0xFFFFC0C0C0C0C0C0ULL,
-                                      0xFFFFFFFFF0F0F0F0ULL};
-    static const uint64_t LOW7[3] = {0x80808080808080FFULL, 0xC0C0C0C0C0C0FFFFULL,
-                                     0xF0F0F0F0FFFFFFFFULL};
-    static const uint64_t HIGH7[3] = {0xFF01010101010101ULL, 0xFFFF030303030303ULL,
-                                      0xFFFFFFFF0F0F0F0FULL};
     const uint64_t occupied = ~empty, inner = O & 0x007E7E7E7E7E7E00ULL;
     uint64_t row = occupied, column = occupied, s, prev;
-    uint64_t d9 = brett_eg_full8(occupied, 9, LOW9, HIGH9);
-    uint64_t d7 = brett_eg_full8(occupied, 7, LOW7, HIGH7);
+    uint64_t d9 = brett_eg_full8(occupied, 9, BRETT_EG_LOW9, BRETT_EG_HIGH9);
+    uint64_t d7 = brett_eg_full8(occupied, 7, BRETT_EG_LOW7, BRETT_EG_HIGH7);
     row &= row >> 1;
     row &= row >> 2;
     row &= row >> 4;

@@ -956,14 +956,6 @@ static int line_full(uint64_t empty, int sq, int dr, int dc)
 static void check_full_lines(void)
 {
     static const int DIRS[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    static const uint64_t LOW9[3] = {0x01010101010101FFULL, 0x030303030303FFFFULL,
-                                     0x0F0F0F0FFFFFFFFFULL};
-    static const uint64_t HIGH9[3] = {0xFF80808080808080ULL, 0xFFFFC0C0C0C0C0C0ULL,
-                                      0xFFFFFFFFF0F0F0F0ULL};
-    static const uint64_t LOW7[3] = {0x80808080808080FFULL, 0xC0C0C0C0C0C0FFFFULL,
-                                     0xF0F0F0F0FFFFFFFFULL};
-    static const uint64_t HIGH7[3] = {0xFF01010101010101ULL, 0xFFFF030303030303ULL,
-                                      0xFFFFFFFF0F0F0F0FULL};
     const uint64_t FA = 0x0101010101010101ULL, FH = 0x8080808080808080ULL;
     uint64_t r = 5, empty, want[4];
     int i, sq, d, wrong = 0;
@@ -980,8 +972,8 @@ static void check_full_lines(void)
                  || ~brett_eg_lines(empty, 8, ~(uint64_t)0, ~(uint64_t)0) != want[1]
                  || ~brett_eg_lines(empty, 9, ~FA, ~FH) != want[2]
                  || ~brett_eg_lines(empty, 7, ~FH, ~FA) != want[3]
-                 || brett_eg_full8(~empty, 9, LOW9, HIGH9) != want[2]
-                 || brett_eg_full8(~empty, 7, LOW7, HIGH7) != want[3];
+                 || brett_eg_full8(~empty, 9, BRETT_EG_LOW9, BRETT_EG_HIGH9) != want[2]
+                 || brett_eg_full8(~empty, 7, BRETT_EG_LOW7, BRETT_EG_HIGH7) != want[3];
     }
     CHECK(wrong == 0, "full lines: %d of 2000 empty sets differ from the walk", wrong);
 }
